@@ -1,0 +1,54 @@
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+class Player(AbstractUser):
+    """A person who plays: the site's user model."""
+
+    display_name = models.CharField(
+        _("display name"),
+        max_length=40,
+        blank=True,
+        help_text=_("Shown at the table instead of your username."),
+    )
+    email_reminders = models.BooleanField(
+        _("email reminders"),
+        default=True,
+        help_text=_("Email me when a game is waiting for my move."),
+    )
+    # The record: one deal is one hand of Durak, from the deal until someone is left holding cards.
+    deals_played = models.PositiveIntegerField(_("deals played"), default=0)
+    deals_lost = models.PositiveIntegerField(_("deals lost"), default=0)
+    deals_drawn = models.PositiveIntegerField(_("deals drawn"), default=0)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("public_profile", args=[self.username])
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.username
+
+    @property
+    def deals_not_lost(self) -> int:
+        """Deals this player came out of without being the durak, draws included."""
+        return self.deals_played - self.deals_lost
+
+    def record_deal(self, *, lost: bool = False, drawn: bool = False) -> None:
+        """Count one finished deal, atomically (safe against concurrent updates)."""
+        if lost and drawn:
+            raise ValueError("a deal cannot be both lost and drawn")
+        Player.objects.filter(pk=self.pk).update(
+            deals_played=models.F("deals_played") + 1,
+            deals_lost=models.F("deals_lost") + int(lost),
+            deals_drawn=models.F("deals_drawn") + int(drawn),
+        )
+        self.refresh_from_db(fields=["deals_played", "deals_lost", "deals_drawn"])

@@ -1,0 +1,1 @@
+# RulePreset, Game, Seat and the move log arrive here (see DESIGN.md).
