@@ -10,6 +10,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+
+if settings.SERVE_STATIC:
+    # Daphne serves /static/ itself unless a proxy in front does (SERVE_STATIC=false).
+    django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)
 
 application = ProtocolTypeRouter(
     {

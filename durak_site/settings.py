@@ -6,6 +6,7 @@ clone; production overrides them through the environment.
 
 import os
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 
@@ -134,13 +135,29 @@ AXES_HTTP_RESPONSE_CODE = 429
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_VERBOSE = envbool("AXES_VERBOSE", "False")
 
-# Email: printed to the console unless EMAIL_BACKEND (and the SMTP settings) say otherwise.
-EMAIL_BACKEND = os.getenv("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
-EMAIL_HOST = os.getenv("EMAIL_HOST", "localhost")
-EMAIL_PORT = envint("EMAIL_PORT", "25")
-EMAIL_HOST_USER = os.getenv("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.getenv("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", "False")
+
+# Email: printed to the console unless EMAIL_URL names an SMTP server, e.g.
+# smtp://user:password@mail.example.org:587 (STARTTLS) or smtps://… (TLS from the start).
+def mailer(url: str) -> dict:
+    if not url:
+        return {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    parts = urlsplit(url)
+    if parts.scheme not in ("smtp", "smtps"):
+        raise ValueError(f"EMAIL_URL must start with smtp:// or smtps://, not {parts.scheme}://")
+    return {
+        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "OPTIONS": {
+            "host": parts.hostname,
+            "port": parts.port,
+            "username": unquote(parts.username or ""),
+            "password": unquote(parts.password or ""),
+            "use_ssl": parts.scheme == "smtps",
+            "use_tls": parts.scheme == "smtp" and parts.port == 587,
+        },
+    }
+
+
+MAILERS = {"default": mailer(os.getenv("EMAIL_URL", ""))}
 DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "durak@localhost")
 
 LANGUAGE_CODE = "en"
@@ -152,7 +169,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))
+STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))  # for collectstatic
+# Let Daphne serve static files itself (see asgi.py); turn off when a proxy serves STATIC_ROOT.
+SERVE_STATIC = envbool("SERVE_STATIC", "True")
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", "True")

@@ -1,0 +1,48 @@
+import pytest
+
+pytestmark = pytest.mark.django_db
+URL = "/accounts/profile/"
+
+
+def test_it_requires_login(client):
+    r = client.get(URL)
+    assert r.status_code == 302
+    assert r.url == "/accounts/login/?next=/accounts/profile/"
+
+
+def test_it_shows_the_record(alice_client, alice):
+    alice.deals_played, alice.deals_lost, alice.deals_drawn = 17, 5, 2
+    alice.save()
+    body = alice_client.get(URL).content.decode()
+    assert "<strong>17</strong>deals played" in body
+    assert "<strong>5</strong>deals lost" in body
+    assert "<strong>2</strong>deals drawn" in body
+
+
+def test_it_saves_display_name_and_reminders(alice_client, alice):
+    r = alice_client.post(
+        URL, {"display_name": "Alice the Bold", "email": "new@example.org"}
+    )  # an unchecked checkbox is simply absent
+    assert r.status_code == 302
+    assert r.url == URL
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice the Bold"
+    assert alice.email == "new@example.org"
+    assert alice.email_reminders is False
+    body = alice_client.get(URL).content.decode()
+    assert "Your profile has been saved." in body
+    assert "Alice the Bold" in body
+
+
+def test_it_rejects_a_bad_email(alice_client, alice):
+    r = alice_client.post(URL, {"display_name": "X", "email": "not-an-address"})
+    assert r.status_code == 200
+    assert "Enter a valid email address." in r.content.decode()
+    alice.refresh_from_db()
+    assert alice.display_name == ""
+
+
+def test_it_cannot_touch_the_record(alice_client, alice):
+    alice_client.post(URL, {"display_name": "", "deals_played": 99, "email_reminders": "on"})
+    alice.refresh_from_db()
+    assert alice.deals_played == 0

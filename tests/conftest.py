@@ -1,0 +1,33 @@
+"""Shared fixtures: personas in the style of healthchecks' hc/test.py."""
+
+import pytest
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture
+def password():
+    return PASSWORD
+
+
+@pytest.fixture
+def alice(django_user_model):
+    """A registered player with an email address."""
+    return django_user_model.objects.create_user(
+        username="alice", email="alice@example.org", password=PASSWORD
+    )
+
+
+@pytest.fixture
+def bob(django_user_model):
+    """Another registered player, the outsider to alice's things."""
+    return django_user_model.objects.create_user(
+        username="bob", email="bob@example.org", password=PASSWORD
+    )
+
+
+@pytest.fixture
+def alice_client(client, alice):
+    """A test client logged in as alice (force_login bypasses the axes backend)."""
+    client.force_login(alice)
+    return client

@@ -1,0 +1,63 @@
+from io import StringIO
+
+import pytest
+from django.apps import apps
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+
+def test_it_passes_system_checks():
+    out = StringIO()
+    call_command("check", stdout=out)
+    assert "no issues" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_it_has_no_missing_migrations():
+    # Raises SystemExit(1) when a model change has no migration.
+    call_command("makemigrations", "--check", "--dry-run", stdout=StringIO())
+
+
+def test_it_uses_the_player_as_user_model():
+    assert settings.AUTH_USER_MODEL == "accounts.Player"
+    assert get_user_model() is apps.get_model("accounts", "Player")
+
+
+def test_it_puts_axes_first_and_last():
+    assert settings.AUTHENTICATION_BACKENDS[0].startswith("axes.")
+    assert settings.MIDDLEWARE[-1] == "axes.middleware.AxesMiddleware"
+    assert settings.INSTALLED_APPS[0] == "daphne"
+
+
+def test_it_serves_the_asgi_application():
+    from channels.routing import ProtocolTypeRouter
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    from durak_site.asgi import application
+
+    assert isinstance(application, ProtocolTypeRouter)
+    # Daphne serves /static/ itself by default (SERVE_STATIC).
+    assert isinstance(application.application_mapping["http"], ASGIStaticFilesHandler)
+
+
+def test_it_prints_email_to_the_console_by_default():
+    from durak_site.settings import mailer
+
+    assert mailer("") == {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+
+
+def test_it_reads_smtp_settings_from_email_url():
+    from durak_site.settings import mailer
+
+    options = mailer("smtps://me%40example.org:s3cret@mail.example.org:465")["OPTIONS"]
+    assert options == {
+        "host": "mail.example.org",
+        "port": 465,
+        "username": "me@example.org",
+        "password": "s3cret",
+        "use_ssl": True,
+        "use_tls": False,
+    }
+    with pytest.raises(ValueError, match="EMAIL_URL"):
+        mailer("http://mail.example.org")
