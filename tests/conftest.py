@@ -31,3 +31,9 @@ def alice_client(client, alice):
     """A test client logged in as alice (force_login bypasses the axes backend)."""
     client.force_login(alice)
     return client
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # PBKDF2's deliberate slowness buys nothing in tests.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
