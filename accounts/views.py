@@ -1,7 +1,11 @@
+from axes.helpers import get_cool_off
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 
@@ -37,3 +41,20 @@ def profile(request):
 def public_profile(request, username):
     player = get_object_or_404(Player, username=username, is_active=True)
     return render(request, "accounts/public_profile.html", {"player": player})
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' lockout answer: 429 with a page saying when to try again."""
+    cooloff, now = get_cool_off(request), timezone.now()
+    response = render(
+        request,
+        "accounts/locked_out.html",
+        {
+            "failure_limit": settings.AXES_FAILURE_LIMIT,
+            "retry_in": timeuntil(now + cooloff, now) if cooloff else None,
+        },
+        status=429,
+    )
+    if cooloff:
+        response["Retry-After"] = str(int(cooloff.total_seconds()))
+    return response

@@ -131,8 +131,7 @@ AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5")
 AXES_COOLOFF_TIME = envint("AXES_COOLOFF_HOURS", "1")  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_HTTP_RESPONSE_CODE = 429
-AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # a 429 page saying when to retry
 AXES_VERBOSE = envbool("AXES_VERBOSE", "False")
 
 

@@ -15,6 +15,8 @@ def test_it_locks_out_after_the_failure_limit(client, alice, password, settings)
     r = fail(client)
     assert r.status_code == 429
     assert "Too many log-in attempts" in r.content.decode()
+    assert "Please try again in 1\xa0hour." in r.content.decode()
+    assert r["Retry-After"] == "3600"
 
     # Even the right password is refused while locked out.
     r = client.post(URL, {"username": "alice", "password": password})
