@@ -1,0 +1,20 @@
+"""The rules of Podkidnoy Durak (RULES.md) as a pure library: standard library only.
+
+>>> from games.engine import Rules, Deal, Attack
+>>> deal = Deal.start(Rules(players=2), seed=1)
+>>> deal.talon_size
+24
+"""
+
+from .actions import Attack, Defend, ExchangeTrump, Pass, Take, Transfer, action_from_dict
+from .cards import Card, beats
+from .deal import Deal
+from .errors import IllegalAction
+from .match import Match
+from .rules import Rules
+
+__all__ = [
+    "Card", "Rules", "Deal", "Match", "IllegalAction",
+    "Attack", "Defend", "Take", "Pass", "Transfer", "ExchangeTrump",
+    "action_from_dict", "beats",
+]

@@ -1,0 +1,122 @@
+"""A match: a series of deals at one table (R23, R24, R33)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from .deal import Deal
+from .rules import Rules
+
+
+class Match:
+    """Deals in a row with dealer rotation and a tally of losses.
+
+    Ends after `deals` deals or when someone reaches `loss_limit` losses (either given;
+    neither: a single deal).
+    """
+
+    def __init__(self, rules: Rules, *, deals: int | None = None, loss_limit: int | None = None,
+                 seed=None):
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a Rules, not {type(rules).__name__}.")
+        for name, value in (("deals", deals), ("loss_limit", loss_limit)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ValueError(f"{name} must be a positive whole number, not {value!r}.")
+        if deals is None and loss_limit is None:
+            deals = 1
+        self.rules, self.deals, self.loss_limit, self.seed = rules, deals, loss_limit, seed
+        rng = random.Random(f"{seed}/dealer") if seed is not None else random.SystemRandom()
+        self.dealer = rng.randrange(rules.players)  # R23: the first dealer is chosen at random
+        self.results: list[int | None] = []  # per finished deal: losing seat/team, None = draw
+        self.prev_loser: int | None = None
+        self.deal = Deal.start(rules, seed=self._deal_seed(0), dealer=self.dealer, opener=None)
+
+    def _deal_seed(self, index: int):
+        return None if self.seed is None else f"{self.seed}/{index}"
+
+    def _sides(self):
+        return range(self.rules.team_count)
+
+    def _finished(self) -> list[int | None]:
+        results = list(self.results)
+        if self.deal.is_over and len(results) == self.deal_number - 1:
+            results.append(self.deal.losing_team)
+        return results
+
+    @property
+    def deal_number(self) -> int:
+        """1 for the first deal."""
+        return len(self.results) + 1
+
+    @property
+    def losses(self) -> dict[int, int]:
+        """R24: deals lost by each seat (individual play) or team."""
+        tally = {side: 0 for side in self._sides()}
+        for loser in self._finished():
+            if loser is not None:
+                tally[loser] += 1
+        return tally
+
+    @property
+    def is_over(self) -> bool:
+        finished = self._finished()
+        if self.deals is not None and len(finished) >= self.deals:
+            return True
+        return self.loss_limit is not None and max(self.losses.values()) >= self.loss_limit
+
+    @property
+    def standings(self) -> list[tuple[int, int]]:
+        """(seat-or-team, losses), fewest losses first (R24)."""
+        return sorted(self.losses.items(), key=lambda kv: (kv[1], kv[0]))
+
+    def next_deal(self) -> Deal:
+        """Start the next deal once the current one is over (R23, R33)."""
+        if not self.deal.is_over:
+            raise ValueError("The current deal is not over yet.")
+        if self.is_over:
+            raise ValueError("The match is over.")
+        loser_team = self.deal.losing_team
+        self.results.append(loser_team)
+        rules, n = self.rules, self.rules.players
+        if loser_team is not None:  # R23: the loser deals; after a draw the same dealer again
+            if rules.teams:
+                self.dealer = next(
+                    (self.dealer + k) % n for k in range(n)
+                    if rules.team_of((self.dealer + k) % n) == loser_team
+                )
+            else:
+                self.dealer = loser_team
+            self.prev_loser = self.dealer
+        if rules.next_deal_start == "loser_right" and self.prev_loser is not None:
+            opener = (self.prev_loser - 1) % n  # R33: the loser's right attacks the loser
+        else:
+            opener = (self.dealer + 1) % n  # R5, R33: left of the dealer
+        self.deal = Deal.start(rules, seed=self._deal_seed(len(self.results)),
+                               dealer=self.dealer, opener=opener)
+        return self.deal
+
+    def to_json(self) -> str:
+        return json.dumps({
+            "rules": self.rules.to_dict(), "deals": self.deals, "loss_limit": self.loss_limit,
+            "seed": self.seed, "dealer": self.dealer, "results": self.results,
+            "prev_loser": self.prev_loser, "deal": self.deal.to_json(),
+        }, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, s: str) -> Match:
+        try:
+            d = json.loads(s)
+            self = object.__new__(cls)
+            self.rules = Rules.from_dict(d["rules"])
+            self.deals, self.loss_limit, self.seed = d["deals"], d["loss_limit"], d["seed"]
+            self.dealer, self.results, self.prev_loser = d["dealer"], d["results"], d["prev_loser"]
+            self.deal = Deal.from_json(d["deal"])
+        except (KeyError, TypeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"Not a saved match: {exc}") from None
+        return self
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Match) and self.to_json() == other.to_json()
+
+    __hash__ = None
