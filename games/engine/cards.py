@@ -20,8 +20,12 @@ class Card:
     __slots__ = ("rank", "suit", "code", "index")
     _by_code: dict[str, Card] = {}
 
-    def __new__(cls, code: str) -> Card:
-        return cls.parse(code)
+    def __new__(cls, code: str | int, suit: str | None = None) -> Card:
+        if suit is None:
+            return cls.parse(code)
+        if isinstance(code, int) and not isinstance(code, bool) and 2 <= code <= 14:
+            return cls.parse(RANKS[code - 2] + str(suit))
+        raise ValueError(f"Unknown card rank {code!r}: use 2..14 (J=11, Q=12, K=13, A=14).")
 
     @classmethod
     def parse(cls, code: str | Card) -> Card:
