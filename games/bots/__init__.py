@@ -1,0 +1,53 @@
+"""Computer players. A bot sees only `deal.view(seat)`, like a person at the table.
+
+>>> from games.engine import Deal, Rules
+>>> from games.bots import choose_action
+>>> deal = Deal.start(Rules(players=2), seed=4)
+>>> seat = deal.to_act
+>>> action = choose_action("medium", deal.view(seat), seed=1)
+>>> action in deal.legal_actions(seat)
+True
+
+Levels (`LEVELS`, labels in `LEVEL_LABELS`, default thinking time in `DEFAULT_BUDGETS`):
+- easy: random legal moves with a bias to sensible ones;
+- medium: the heuristic player (`heuristic.py`);
+- hard: determinized Monte Carlo search over deals consistent with the view, playouts by
+  the heuristic, exact search once the hidden cards are known (`search.py`), ~1 s a move;
+- expert: the same search with a larger budget and playouts by a self-play-tuned heuristic.
+
+Bots are pure Python (no Django): a Celery task calls `choose_action` and hands the action
+to the game service.
+"""
+
+from __future__ import annotations
+
+from .base import Bot, EasyBot, MediumBot
+from .search import EXPERT_PARAMS, SearchBot
+
+LEVELS = ("easy", "medium", "hard", "expert")
+LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert"}
+DEFAULT_BUDGETS = {"easy": 0.0, "medium": 0.0, "hard": 1.0, "expert": 2.5}
+
+
+def make_bot(level: str, *, seed=None, budget: float | None = None) -> Bot:
+    """A bot of that level; `budget` overrides the level's default thinking time."""
+    if level == "easy":
+        return EasyBot(seed=seed)
+    if level == "medium":
+        return MediumBot(seed=seed)
+    if level == "hard":
+        return SearchBot(seed=seed, budget=DEFAULT_BUDGETS["hard"] if budget is None else budget,
+                         level="hard")
+    if level == "expert":
+        return SearchBot(seed=seed, budget=DEFAULT_BUDGETS["expert"] if budget is None else budget,
+                         params=EXPERT_PARAMS, level="expert")
+    raise ValueError(f"Unknown bot level {level!r}: use one of {', '.join(LEVELS)}.")
+
+
+def choose_action(level: str, view: dict, *, budget: float | None = None, seed=None):
+    """The action a bot of `level` plays from `view` (= deal.view(seat)), within `budget`
+    seconds (None: the level's default). The result is one of the view's legal actions."""
+    return make_bot(level, seed=seed, budget=budget).act(view)
+
+
+__all__ = ["Bot", "LEVELS", "LEVEL_LABELS", "DEFAULT_BUDGETS", "make_bot", "choose_action"]

@@ -1,0 +1,215 @@
+"""Bots against bots: `python -m games.bots.arena --bots hard,medium --deals 2000`.
+
+Every deck is played once per distinct rotation of the line-up round the table (two
+players: each bot gets each hand once), so luck in the deal cancels out. Deals run in
+parallel on the machine's cores. Prints each bot's loss rate with a 95% Wilson interval
+and its mean and 95th-percentile think time per decision (moves with a real choice).
+
+A bot is `level` or `level:budget` (seconds), e.g. `--bots hard:0.2,medium`. With fewer
+bots than seats the line-up repeats (hard,medium at four seats: hard,medium,hard,medium;
+with teams 2x2 that puts each bot on one team).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+from collections import defaultdict
+
+from games.engine import Deal, Rules
+from games.engine.cards import full_deck
+
+from . import LEVELS, make_bot
+
+PRESETS = {
+    "classic": {},
+    "perevodnoy": {"transfer": True},
+    "prostoy": {"throw_in": "main_only"},
+}
+
+
+def parse_bot(spec: str) -> tuple[str, float | None]:
+    level, _, budget = spec.strip().partition(":")
+    if level not in LEVELS:
+        raise argparse.ArgumentTypeError(f"unknown bot {level!r}: use one of {', '.join(LEVELS)}")
+    return level, float(budget) if budget else None
+
+
+def bot_label(spec: tuple[str, float | None]) -> str:
+    level, budget = spec
+    return level if budget is None else f"{level}:{budget:g}"
+
+
+def rotations(lineup: list) -> list[list]:
+    """Distinct rotations of the line-up round the table."""
+    seen, out = set(), []
+    for k in range(len(lineup)):
+        rot = lineup[k:] + lineup[:k]
+        key = tuple(rot)
+        if key not in seen:
+            seen.add(key)
+            out.append(rot)
+    return out
+
+
+def play_deal(rules: Rules, deck: list[str], dealer: int, lineup: list, seed: str) -> dict:
+    """One deal; the line-up's bot at each seat. Result and think times per seat."""
+    bots = [make_bot(level, seed=f"{seed}/{s}", budget=budget) for s, (level, budget) in enumerate(lineup)]
+    deal = Deal.start(rules, deck=deck, dealer=dealer)
+    times: list[list[float]] = [[] for _ in lineup]
+    moves = 0
+    while not deal.is_over:
+        # R25-R27: an out-of-turn exchange is offered to whoever may make it.
+        acted = False
+        for s in range(rules.players):
+            if s != deal.to_act and deal.legal_actions(s):
+                deal.apply(s, bots[s].act(deal.view(s)))
+                acted = True
+        if acted:
+            continue
+        seat = deal.to_act
+        view = deal.view(seat)
+        choice = len(view["legal_actions"]) > 1
+        t0 = time.perf_counter()
+        action = bots[seat].act(view)
+        elapsed = time.perf_counter() - t0
+        if choice:
+            times[seat].append(elapsed)
+        deal.apply(seat, action)
+        moves += 1
+        if moves > 5000:  # pragma: no cover - the engine guarantees an end
+            raise RuntimeError("deal does not end")
+    return {"loser": deal.loser, "losing_team": deal.losing_team, "draw": deal.is_draw,
+            "times": times}
+
+
+def _play_deck(job):
+    rules_dict, index, seed, lineups = job
+    rules = Rules.from_dict(rules_dict)
+    rng = random.Random(f"{seed}/deck/{index}")
+    pack = [c.code for c in full_deck(rules.deck_size)]
+    rng.shuffle(pack)
+    dealer = rng.randrange(rules.players)
+    results = []
+    for r, lineup in enumerate(lineups):
+        res = play_deal(rules, pack, dealer, lineup, f"{seed}/{index}/{r}")
+        res["lineup"] = lineup
+        results.append(res)
+    return results
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for k successes out of n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    s = sorted(values)
+    i = min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))
+    return s[i]
+
+
+def tally(rules: Rules, all_results: list[dict]) -> dict:
+    """Per bot label: units (seat-deals, or team-deals in team play), losses, draws, times."""
+    stats = defaultdict(lambda: {"units": 0, "losses": 0, "draws": 0, "times": []})
+    for res in all_results:
+        lineup = [bot_label(tuple(b)) for b in res["lineup"]]
+        if rules.teams:
+            sides = defaultdict(list)
+            for s in range(rules.players):
+                sides[rules.team_of(s)].append(s)
+            units = [(team, "+".join(sorted(set(lineup[s] for s in seats)))) for team, seats in sides.items()]
+            lost = res["losing_team"]
+        else:
+            units = [(s, lineup[s]) for s in range(rules.players)]
+            lost = res["loser"]
+        for side, label in units:
+            st = stats[label]
+            st["units"] += 1
+            st["losses"] += int(not res["draw"] and lost == side)
+            st["draws"] += int(res["draw"])
+        for s, times in enumerate(res["times"]):
+            stats[lineup[s]]["times"].extend(times)
+    return stats
+
+
+def report(rules: Rules, stats: dict, deals: int, draws: int, elapsed: float, out=sys.stdout) -> None:
+    sides = rules.team_count
+    print(f"rules: {json.dumps(rules.to_dict(), separators=(',', ':'))}", file=out)
+    print(f"{deals} deals ({draws} drawn) in {elapsed:.0f} s; a fair share of losses is "
+          f"1/{sides} = {1 / sides:.1%} per {'team' if rules.teams else 'seat'}", file=out)
+    print(f"{'bot':<16}{'played':>8}{'lost':>7}{'loss rate':>11}{'95% CI':>17}"
+          f"{'moves':>8}{'mean ms':>9}{'p95 ms':>8}{'max ms':>8}", file=out)
+    for label, st in sorted(stats.items()):
+        n, k = st["units"], st["losses"]
+        lo, hi = wilson(k, n)
+        times = st["times"]
+        mean = sum(times) / len(times) * 1000 if times else 0.0
+        print(f"{label:<16}{n:>8}{k:>7}{k / n if n else 0:>11.1%}{f'[{lo:.1%}, {hi:.1%}]':>17}"
+              f"{len(times):>8}{mean:>9.1f}{percentile(times, 0.95) * 1000:>8.1f}"
+              f"{(max(times) if times else 0) * 1000:>8.1f}", file=out)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.bots.arena", description=__doc__.splitlines()[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog="\n".join(__doc__.splitlines()[2:]),
+    )
+    parser.add_argument("--bots", default="hard,medium", help="line-up, e.g. hard:0.2,medium")
+    parser.add_argument("--deals", type=int, default=200, help="deals in all (rounded up to whole mirrored sets)")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--teams", default=None, help="2x2, 2x3 or 3x2")
+    parser.add_argument("--preset", default="classic", choices=sorted(PRESETS))
+    parser.add_argument("--rule", action="append", default=[], metavar="OPTION=VALUE",
+                        help="any rule option of RULES.md section 9, e.g. --rule deck_size=24")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="thinking time per move in seconds for bots without their own")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", default="arena")
+    args = parser.parse_args(argv)
+
+    options = dict(PRESETS[args.preset], players=args.players, teams=args.teams)
+    for item in args.rule:
+        key, _, value = item.partition("=")
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value
+    rules = Rules.from_dict(options)
+    specs = [parse_bot(s) for s in args.bots.split(",") if s.strip()]
+    specs = [(lvl, b if b is not None else args.budget) for lvl, b in specs]
+    lineup = [specs[s % len(specs)] for s in range(rules.players)]
+    lineups = rotations(lineup)
+    decks = max(1, math.ceil(args.deals / len(lineups)))
+    jobs = [(rules.to_dict(), i, args.seed, lineups) for i in range(decks)]
+    start = time.perf_counter()
+    results = []
+    if args.workers > 1:
+        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            for batch in pool.imap_unordered(_play_deck, jobs):
+                results.extend(batch)
+    else:
+        for job in jobs:
+            results.extend(_play_deck(job))
+    elapsed = time.perf_counter() - start
+    stats = tally(rules, results)
+    report(rules, stats, len(results), sum(r["draw"] for r in results), elapsed)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

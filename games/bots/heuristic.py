@@ -1,0 +1,140 @@
+"""The heuristic player (Medium), also the fast playout policy of the search bots.
+
+`heuristic_action(deal, seat)` reads only what that seat may know: its own hand, the
+table, the trump, the talon's size and the hand sizes. It plays low non-trumps first,
+defends with the cheapest beating card, takes when defending would cost too much, throws
+in cheap cards, exchanges the trump 6 (R25) and transfers when it pays (R32).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.engine import Attack, Defend, ExchangeTrump, Pass, Take, Transfer  # noqa: F401
+from games.engine.cards import ALL_CARDS, LOWEST_RANK, beats
+
+
+@dataclass(frozen=True)
+class Params:
+    """The heuristic's knobs (tuned by self-play for Expert's playouts: see `tune`)."""
+
+    pair_bonus: float = 1.5  # leading a rank you hold twice lets you throw in later
+    throw_rank_early: int = 10  # throw in non-trumps up to this rank while the talon is long
+    throw_rank_late: int = 12  # ... while the talon is short
+    late_talon: int = 6  # "short" talon
+    take_talon: int = 4  # with fewer cards left in the talon, always defend if possible
+    take_trumps: int = 2  # take rather than spend this many trumps (talon long)
+    take_high_trump: int = 12  # take rather than spend a trump of this rank or higher
+    transfer_trump_talon: int = 0  # transfer with a trump only when the talon is this short
+    lead_trump_penalty: float = 0.0  # extra reluctance to lead trumps
+
+
+DEFAULT = Params()
+
+# card value for each trump suit and pack: rank, and trumps above every plain card.
+_VALUES: dict[tuple[str, int], list[int]] = {}
+
+
+def card_values(trump: str, deck_size: int) -> list[int]:
+    key = (trump, deck_size)
+    vals = _VALUES.get(key)
+    if vals is None:
+        bonus = 15 - LOWEST_RANK[deck_size]
+        vals = [c.rank + (bonus if c.suit == trump else 0) for c in ALL_CARDS]
+        _VALUES[key] = vals
+    return vals
+
+
+_PASS, _TAKE, _EXCHANGE = Pass(), Take(), ExchangeTrump()
+
+
+def heuristic_action(deal, seat: int, legal=None, params: Params = DEFAULT):
+    """The heuristic's choice among `deal.legal_actions(seat)` (given as `legal`)."""
+    if legal is None:
+        legal = deal.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    if _EXCHANGE in legal:
+        return _EXCHANGE  # R25: the face-up trump is always worth at least the 6
+    if seat == deal.defender and not deal.taking:
+        return _defend(deal, seat, legal, params)
+    return _attack(deal, seat, legal, params)
+
+
+def defence_plan(hand, attacks, defences, trump, vals):
+    """Greedy cover of the unbeaten cards, strongest first, each by the cheapest card that
+    beats it. A list of (attack, defence) or None when some card can't be beaten."""
+    unbeaten = [a for a, d in zip(attacks, defences) if d is None]
+    unbeaten.sort(key=lambda c: -vals[c.index])
+    free = sorted(hand, key=lambda c: vals[c.index])
+    plan = []
+    for a in unbeaten:
+        for i, c in enumerate(free):
+            if beats(c, a, trump):
+                plan.append((a, c))
+                del free[i]
+                break
+        else:
+            return None
+    return plan
+
+
+def _defend(deal, seat, legal, params):
+    trump = deal.trump
+    vals = card_values(trump, deal.rules.deck_size)
+    hand = deal.hands[seat]
+    talon = len(deal.talon)
+    plan = defence_plan(hand, deal.attacks, deal.defences, trump, vals)
+    transfers = [a for a in legal if type(a) is Transfer]
+    if transfers:
+        best = min(transfers, key=lambda a: vals[a.card.index])
+        card = best.card
+        if card.suit != trump or plan is None or talon <= params.transfer_trump_talon:
+            return best  # R32: pass the whole attack on for one card
+    if plan is None:
+        return _TAKE
+    if talon > params.take_talon:
+        trumps = [c for _, c in plan if c.suit == trump]
+        if len(trumps) >= params.take_trumps or any(c.rank >= params.take_high_trump for c in trumps):
+            return _TAKE
+    attack, card = plan[0]
+    for a in legal:
+        if type(a) is Defend and a.attack is attack and a.card is card:
+            return a
+    return Defend(attack, card)  # pragma: no cover - the plan uses legal pairs
+
+
+def _attack(deal, seat, legal, params):
+    trump = deal.trump
+    vals = card_values(trump, deal.rules.deck_size)
+    acts = {a.card: a for a in legal if type(a) is Attack}
+    if not acts:
+        return _PASS
+    cards = list(acts)
+    hand = deal.hands[seat]
+    talon = len(deal.talon)
+    if not deal.attacks:  # the lead (R7)
+        counts = {}
+        for c in hand:
+            if c.suit != trump:
+                counts[c.rank] = counts.get(c.rank, 0) + 1
+
+        def lead_score(c):
+            v = vals[c.index]
+            if c.suit == trump:
+                return v + params.lead_trump_penalty
+            return v - params.pair_bonus * (counts[c.rank] - 1)
+
+        return acts[min(cards, key=lead_score)]
+    # Throw in (R8, R15): the cheapest card, if it is cheap enough.
+    card = min(cards, key=lambda c: vals[c.index])
+    if card.suit == trump:
+        if talon == 0 and len(hand) <= 2:
+            return acts[card]
+        return _PASS
+    if talon == 0:
+        return acts[card]
+    limit = params.throw_rank_late if talon <= params.late_talon else params.throw_rank_early
+    if card.rank <= limit:
+        return acts[card]
+    return _PASS
