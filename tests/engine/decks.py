@@ -154,9 +154,11 @@ def refused(deal: Deal, seat, action) -> str:
 
 
 def pass_round(deal: Deal) -> Deal:
-    """Attackers holding the initiative pass until the defender acts or the bout ends."""
+    """Attackers holding the initiative pass until the defender acts or the bout ends
+    (nothing to do if the bout has not started: its table is empty)."""
     bout = deal.bout
-    while not deal.is_over and deal.bout == bout and deal.to_act != deal.defender:
+    while (not deal.is_over and deal.bout == bout and deal.table
+           and deal.to_act != deal.defender):
         assert Pass() in deal.legal_actions(deal.to_act)
         deal.apply(deal.to_act, Pass())
     return deal
@@ -185,3 +187,21 @@ def accounted_for(deal: Deal) -> bool:
     where += list(deal.talon) + list(deal.discard)
     where += [c for pair in deal.table for c in pair if c is not None]
     return len(where) == len(pack) and set(where) == set(pack)
+
+
+def finish_randomly(deal: Deal, rng) -> Deal:
+    """Play random legal actions (for the seat holding the initiative) until the deal ends."""
+    steps = 0
+    while not deal.is_over:
+        steps += 1
+        assert steps < 5000, "the deal does not end"
+        deal.apply(deal.to_act, rng.choice(deal.legal_actions(deal.to_act)))
+    return deal
+
+
+def install_deal(match, **kwargs) -> Deal:
+    """Replace a match's fresh, unplayed deal with one from a stacked pack, dealt by the
+    same dealer (the match shuffles its own packs; tests need to know the hands)."""
+    assert not history(match.deal, "attack"), "the current deal has started"
+    match.deal = deal_from(match.rules, dealer=match.dealer, **kwargs)
+    return match.deal
