@@ -1,1 +1,286 @@
-# RulePreset, Game, Seat and the move log arrive here (see DESIGN.md).
+"""RulePreset, Game, Seat and the move log (DESIGN.md).
+
+Nothing but games.services writes a Game, its seats or its moves once the game exists.
+"""
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from .engine import Match, Rules
+
+BOT_LEVELS = [  # games.bots.LEVELS; kept here so migrations don't depend on the bots package
+    ("easy", _("easy")),
+    ("medium", _("medium")),
+    ("hard", _("hard")),
+    ("expert", _("expert")),
+]
+MIN_MOVE_TIME = timedelta(minutes=1)
+MAX_MOVE_TIME = timedelta(days=7)
+
+# The rule options of RULES.md section 9 that a preset fixes (players is a range instead).
+RULE_OPTIONS = (
+    "teams", "deck_size", "hand_size", "attack_limit", "first_bout_limit", "lead_multiple",
+    "throw_in", "transfer", "trump_exchange", "next_deal_start",
+)
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class RulePreset(models.Model):
+    """A named combination of rule options (RULES.md section 9), managed in the admin."""
+
+    class Teams(models.TextChoices):
+        NONE = "", _("individual play")
+        PAIRS_2X2 = "2x2", _("two pairs (4 players)")
+        TEAMS_2X3 = "2x3", _("two teams of three (6 players)")
+        PAIRS_3X2 = "3x2", _("three pairs (6 players)")
+
+    class ThrowIn(models.TextChoices):
+        AUTO = "auto", _("automatic (neighbours at 5–6 players, else everybody)")
+        ALL = "all", _("every attacker")
+        NEIGHBOURS = "neighbours", _("the defender's neighbours")
+        MAIN_ONLY = "main_only", _("the main attacker only")
+
+    class TrumpExchange(models.TextChoices):
+        OFF = "off", _("no exchange")
+        SIX = "six", _("the trump 6 for the trump card")
+        SIX_IF_ACE = "six_if_ace", _("the trump 6 only for the trump ace")
+
+    class NextDealStart(models.TextChoices):
+        DEALER_LEFT = "dealer_left", _("left of the dealer")
+        LOSER_RIGHT = "loser_right", _("right of the previous loser")
+
+    class TimeoutPolicy(models.TextChoices):
+        BOT = "bot", _("a computer player takes over the seat")
+        FORFEIT = "forfeit", _("the player forfeits and becomes the durak")
+
+    name = models.CharField(_("name"), max_length=80, unique=True)
+    description = models.TextField(_("description"), blank=True,
+                                   help_text=_("Shown to players choosing a game."))
+    active = models.BooleanField(_("offered"), default=True,
+                                 help_text=_("Untick to stop offering this preset for new games."))
+    position = models.PositiveSmallIntegerField(_("position"), default=100,
+                                                help_text=_("Lower comes first in lists."))
+    min_players = models.PositiveSmallIntegerField(
+        _("fewest players"), default=2, validators=[MinValueValidator(2), MaxValueValidator(6)])
+    max_players = models.PositiveSmallIntegerField(
+        _("most players"), default=6, validators=[MinValueValidator(2), MaxValueValidator(6)])
+    teams = models.CharField(_("teams"), max_length=3, choices=Teams, blank=True, default="")
+    deck_size = models.PositiveSmallIntegerField(
+        _("deck size"), choices=[(24, "24"), (36, "36"), (52, "52")], default=36)
+    hand_size = models.PositiveSmallIntegerField(
+        _("hand size"), choices=[(5, "5"), (6, "6")], default=6)
+    attack_limit = models.PositiveSmallIntegerField(
+        _("attack limit"), default=6, validators=[MinValueValidator(1), MaxValueValidator(6)])
+    first_bout_limit = models.PositiveSmallIntegerField(
+        _("first bout limit"), choices=[(5, "5"), (6, "6")], default=6)
+    lead_multiple = models.BooleanField(_("lead several cards of one rank"), default=False)
+    throw_in = models.CharField(_("who may throw in"), max_length=12, choices=ThrowIn,
+                                default=ThrowIn.AUTO)
+    transfer = models.BooleanField(_("transfer (perevodnoy)"), default=False)
+    trump_exchange = models.CharField(_("trump exchange"), max_length=12, choices=TrumpExchange,
+                                      default=TrumpExchange.SIX)
+    next_deal_start = models.CharField(_("next deal starts"), max_length=12,
+                                       choices=NextDealStart, default=NextDealStart.DEALER_LEFT)
+    timeout_policy = models.CharField(_("after repeated timeouts"), max_length=8,
+                                      choices=TimeoutPolicy, default=TimeoutPolicy.BOT)
+    timeouts_allowed = models.PositiveSmallIntegerField(
+        _("timeouts in a row allowed"), default=3, validators=[MinValueValidator(1)],
+        help_text=_("When a seat times out this many times in a row, the policy above applies."))
+
+    class Meta:
+        ordering = ("position", "name")
+        verbose_name = _("rule preset")
+        verbose_name_plural = _("rule presets")
+
+    def __str__(self):
+        return self.name
+
+    def options(self) -> dict:
+        """The rule options without players, as Rules takes them."""
+        d = {name: getattr(self, name) for name in RULE_OPTIONS}
+        d["teams"] = d["teams"] or None
+        return d
+
+    def rules(self, players: int) -> Rules:
+        """The engine's Rules for a game of `players`; ValueError names a bad option."""
+        return Rules(players=players, **self.options())
+
+    @property
+    def player_counts(self) -> range:
+        return range(self.min_players, self.max_players + 1)
+
+    def clean(self):
+        if self.min_players is None or self.max_players is None:
+            return
+        if self.min_players > self.max_players:
+            raise ValidationError(_("The fewest players can't be more than the most players."))
+        for players in self.player_counts:
+            try:
+                self.rules(players)
+            except ValueError as exc:  # the engine's message names the option
+                raise ValidationError(str(exc)) from None
+
+
+class Game(models.Model):
+    """One table: its seats, its match (stored as Match.to_json()) and its version."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("waiting for players")
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    preset = models.ForeignKey(RulePreset, on_delete=models.PROTECT, related_name="games",
+                               verbose_name=_("rule preset"))
+    rules = models.JSONField(_("rules"), help_text=_("Rules.to_dict() fixed when the game was made."))
+    players = models.PositiveSmallIntegerField(_("players"))
+    status = models.CharField(_("status"), max_length=8, choices=Status, default=Status.OPEN,
+                              db_index=True)
+    deals = models.PositiveSmallIntegerField(_("deals"), null=True, blank=True)
+    loss_limit = models.PositiveSmallIntegerField(_("loss limit"), null=True, blank=True)
+    move_time = models.DurationField(
+        _("time per move"),
+        validators=[MinValueValidator(MIN_MOVE_TIME), MaxValueValidator(MAX_MOVE_TIME)])
+    fill_bot_level = models.CharField(_("level of bots filling empty seats"), max_length=8,
+                                      choices=BOT_LEVELS, default="medium")
+    private = models.BooleanField(_("private"), default=False)
+    invite_token = models.CharField(_("invite token"), max_length=32, default=new_invite_token,
+                                    editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                                   related_name="games_created", verbose_name=_("created by"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    state = models.TextField(_("state"), blank=True, help_text=_("Match.to_json()"))
+    version = models.PositiveIntegerField(_("version"), default=0)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+    turn_seat = models.PositiveSmallIntegerField(_("seat to act"), null=True, blank=True)
+    forfeited_seat = models.PositiveSmallIntegerField(_("forfeited by seat"), null=True,
+                                                      blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(players__gte=2, players__lte=6), name="game_players_2_to_6"),
+        ]
+
+    def __str__(self):
+        return _("Game %(id)s (%(preset)s)") % {"id": self.pk, "preset": self.preset}
+
+    def get_absolute_url(self):
+        return reverse("table", args=[self.pk])
+
+    @property
+    def invite_url(self) -> str:
+        return f"{self.get_absolute_url()}?invite={self.invite_token}"
+
+    @property
+    def is_open(self):
+        return self.status == self.Status.OPEN
+
+    @property
+    def is_playing(self):
+        return self.status == self.Status.PLAYING
+
+    @property
+    def is_over(self):
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    def get_rules(self) -> Rules:
+        return Rules.from_dict(self.rules)
+
+    def match(self) -> Match | None:
+        return Match.from_json(self.state) if self.state else None
+
+
+class Seat(models.Model):
+    """A place at the table: a player, a bot, or (after repeated timeouts) a bot standing in."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                               blank=True, related_name="seats", verbose_name=_("player"))
+    bot_level = models.CharField(_("bot level"), max_length=8, choices=BOT_LEVELS, blank=True,
+                                 help_text=_("Set for a computer player, or a bot standing in."))
+    team = models.PositiveSmallIntegerField(_("team"))
+    timeouts = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
+    timeouts_total = models.PositiveSmallIntegerField(_("timeouts"), default=0)
+
+    class Meta:
+        ordering = ("game", "number")
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(fields=["game", "player"], name="one_seat_per_player",
+                                    condition=models.Q(player__isnull=False)),
+        ]
+
+    def __str__(self):
+        return f"{self.game_id}#{self.number} {self.name}"
+
+    @property
+    def is_bot(self) -> bool:
+        """A computer player moves for this seat (a bot, or a bot standing in)."""
+        return bool(self.bot_level)
+
+    @property
+    def team_label(self) -> str:
+        """Teams are lettered A, B, C for people."""
+        return "ABC"[self.team] if self.team < 3 else str(self.team + 1)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.player_id is None and not self.bot_level
+
+    @property
+    def name(self) -> str:
+        if self.player_id is not None:
+            return self.player.name
+        if self.bot_level:
+            return _("Computer %(number)s (%(level)s)") % {
+                "number": self.number + 1, "level": self.get_bot_level_display()}
+        return _("Empty seat")
+
+
+class Move(models.Model):
+    """The move log: every change to a game, who made it and when."""
+
+    class Kind(models.TextChoices):
+        MOVE = "move", _("move")
+        TIMEOUT = "timeout", _("timeout")
+        BOT = "bot", _("bot")
+        SYSTEM = "system", _("system")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField(_("number"))
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                               blank=True, related_name="+", verbose_name=_("player"))
+    actions = models.JSONField(_("actions"), default=list)
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind, default=Kind.MOVE)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ("game", "seq")
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="move_seq_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.game_id}/{self.seq} {self.kind}"

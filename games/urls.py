@@ -1,7 +1,16 @@
 from django.urls import path
-from django.views.generic import TemplateView
 
-# Placeholder: the real lobby and table views replace this.
+from . import views
+
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="games/lobby.html"), name="lobby"),
+    path("", views.lobby, name="lobby"),
+    path("games/new/", views.create, name="create_game"),
+    path("games/mine/", views.my_games, name="my_games"),
+    path("games/<int:game_id>/", views.table, name="table"),
+    path("games/<int:game_id>/join/", views.join, name="join"),
+    path("games/<int:game_id>/leave/", views.leave, name="leave"),
+    path("games/<int:game_id>/start/", views.start, name="start"),
+    path("games/<int:game_id>/abort/", views.abort, name="abort"),
+    path("games/<int:game_id>/resume/", views.resume, name="resume"),
+    path("games/<int:game_id>/play/", views.play, name="play"),
 ]

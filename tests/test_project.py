@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 
+@pytest.mark.django_db  # JSONField's check asks the database whether it supports JSON
 def test_it_passes_system_checks():
     out = StringIO()
     call_command("check", stdout=out)

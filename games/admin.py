@@ -1,0 +1,134 @@
+from django.contrib import admin, messages
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from . import services
+from .models import Game, Move, RulePreset, Seat
+
+
+@admin.register(RulePreset)
+class RulePresetAdmin(admin.ModelAdmin):
+    """Presets are validated through the engine's Rules (RulePreset.clean)."""
+
+    list_display = ("name", "active", "min_players", "max_players", "teams", "deck_size",
+                    "hand_size", "transfer", "throw_in", "trump_exchange", "position")
+    list_editable = ("position",)
+    list_filter = ("active", "teams", "deck_size", "hand_size", "attack_limit",
+                   "first_bout_limit", "lead_multiple", "throw_in", "transfer",
+                   "trump_exchange", "next_deal_start", "timeout_policy")
+    search_fields = ("name", "description")
+    actions = ("duplicate", "deactivate", "activate")
+    fieldsets = (
+        (None, {"fields": ("name", "description", "active", "position")}),
+        (_("Players"), {"fields": ("min_players", "max_players", "teams")}),
+        (_("Rule options (RULES.md section 9)"), {"fields": (
+            "deck_size", "hand_size", "attack_limit", "first_bout_limit", "lead_multiple",
+            "throw_in", "transfer", "trump_exchange", "next_deal_start")}),
+        (_("Timeouts (section 10)"), {"fields": ("timeout_policy", "timeouts_allowed")}),
+    )
+
+    @admin.action(description=_("Duplicate the selected presets"))
+    def duplicate(self, request, queryset):
+        made = 0
+        for preset in queryset:
+            base = _("%(name)s (copy)") % {"name": preset.name}
+            name, n = base, 1
+            while RulePreset.objects.filter(name=name).exists():
+                n += 1
+                name = f"{base} {n}"
+            preset.pk = None
+            preset.name = name
+            preset.active = False  # a copy is offered once an admin has edited it
+            try:
+                with transaction.atomic():
+                    preset.save()
+                made += 1
+            except IntegrityError:
+                continue
+        self.message_user(request, ngettext(
+            "%(n)d preset duplicated (not offered until you activate it).",
+            "%(n)d presets duplicated (not offered until you activate them).", made) % {"n": made})
+
+    @admin.action(description=_("Stop offering the selected presets"))
+    def deactivate(self, request, queryset):
+        n = queryset.update(active=False)
+        self.message_user(request, ngettext("%(n)d preset deactivated.",
+                                            "%(n)d presets deactivated.", n) % {"n": n})
+
+    @admin.action(description=_("Offer the selected presets"))
+    def activate(self, request, queryset):
+        made = 0
+        for preset in queryset:
+            try:
+                preset.full_clean()
+            except Exception as exc:  # ValidationError: the engine refuses the combination
+                self.message_user(request, f"{preset.name}: {exc}", messages.ERROR)
+                continue
+            preset.active = True
+            preset.save(update_fields=["active"])
+            made += 1
+        self.message_user(request, ngettext("%(n)d preset offered.", "%(n)d presets offered.",
+                                            made) % {"n": made})
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    can_delete = False
+    fields = ("number", "player", "bot_level", "team", "timeouts", "timeouts_total")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    can_delete = False
+    fields = ("seq", "kind", "seat", "player", "actions", "at")
+    readonly_fields = fields
+    ordering = ("-seq",)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    """Games change only through games.services: here they are read and aborted."""
+
+    list_display = ("id", "preset", "status", "players_list", "version", "deadline",
+                    "created_at")
+    list_filter = ("status", "preset", "private")
+    search_fields = ("seats__player__username", "seats__player__display_name")
+    actions = ("abort",)
+    inlines = (SeatInline, MoveInline)
+    readonly_fields = [f.name for f in Game._meta.fields]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("preset").prefetch_related(
+            "seats__player").distinct()
+
+    @admin.display(description=_("players"))
+    def players_list(self, game):
+        return ", ".join(str(seat.name) for seat in game.seats.all())
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description=_("Abort the selected games"))
+    def abort(self, request, queryset):
+        done = 0
+        for game in queryset:
+            try:
+                services.abort_game(game.pk, request.user)
+                done += 1
+            except services.GameError as exc:
+                self.message_user(request, f"#{game.pk}: {exc.message}", messages.WARNING)
+        self.message_user(request, ngettext("%(n)d game aborted.", "%(n)d games aborted.",
+                                            done) % {"n": done})

@@ -1,0 +1,77 @@
+from datetime import timedelta
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import BOT_LEVELS, RulePreset
+
+MOVE_TIMES = [  # seconds, label; all within MIN_MOVE_TIME..MAX_MOVE_TIME
+    (60, _("1 minute")),
+    (120, _("2 minutes")),
+    (300, _("5 minutes")),
+    (900, _("15 minutes")),
+    (3600, _("1 hour")),
+    (12 * 3600, _("12 hours")),
+    (86400, _("1 day")),
+    (3 * 86400, _("3 days")),
+    (7 * 86400, _("7 days")),
+]
+PLAYER_COUNTS = [(n, str(n)) for n in range(2, 7)]
+
+
+class CreateGameForm(forms.Form):
+    preset = forms.ModelChoiceField(
+        label=_("Rules"), queryset=RulePreset.objects.filter(active=True), empty_label=None)
+    players = forms.TypedChoiceField(label=_("Players"), choices=PLAYER_COUNTS, coerce=int,
+                                     initial=2)
+    bots = forms.TypedChoiceField(
+        label=_("Computer players"), choices=[(n, str(n)) for n in range(0, 6)], coerce=int,
+        initial=1, help_text=_("Bots take the last seats; empty seats get bots when you start."))
+    bot_level = forms.ChoiceField(label=_("Computer level"), choices=BOT_LEVELS, initial="medium")
+    match_kind = forms.ChoiceField(
+        label=_("Play"), choices=[("deals", _("a number of deals")),
+                                  ("losses", _("until someone loses this many deals"))],
+        initial="deals", widget=forms.RadioSelect)
+    count = forms.IntegerField(label=_("How many"), min_value=1, max_value=99, initial=1)
+    move_time = forms.TypedChoiceField(label=_("Time per move"), choices=MOVE_TIMES, coerce=int,
+                                       initial=86400)
+    private = forms.BooleanField(
+        label=_("Private"), required=False,
+        help_text=_("Not listed in the lobby; players join with the invite link."))
+
+    def clean(self):
+        data = super().clean()
+        preset, players, bots = data.get("preset"), data.get("players"), data.get("bots")
+        if preset is None or players is None:
+            return data
+        if players not in preset.player_counts:
+            self.add_error("players", _("%(preset)s is played by %(min)s to %(max)s players.") % {
+                "preset": preset.name, "min": preset.min_players, "max": preset.max_players})
+            return data
+        try:
+            preset.rules(players)
+        except ValueError as exc:
+            self.add_error("preset", str(exc))
+        if bots is not None and bots > players - 1:
+            self.add_error("bots", _("Leave a seat for yourself: at most %(n)s bots.") % {
+                "n": players - 1})
+        return data
+
+    def game_options(self) -> dict:
+        d = self.cleaned_data
+        return {
+            "players": d["players"],
+            "bots": d["bots"],
+            "bot_level": d["bot_level"],
+            "deals": d["count"] if d["match_kind"] == "deals" else None,
+            "loss_limit": d["count"] if d["match_kind"] == "losses" else None,
+            "move_time": timedelta(seconds=d["move_time"]),
+            "private": d["private"],
+        }
+
+
+class LobbyFilterForm(forms.Form):
+    preset = forms.ModelChoiceField(label=_("Rules"), queryset=RulePreset.objects.all(),
+                                    required=False, empty_label=_("any"))
+    players = forms.TypedChoiceField(label=_("Players"), choices=[("", _("any")), *PLAYER_COUNTS],
+                                     coerce=int, required=False, empty_value=None)

@@ -1,0 +1,132 @@
+"""What a table page shows to one person, built only from deal.view(seat).
+
+A seated player gets `deal.view(their seat)` (in team play only their own hand), anyone
+else `deal.view(None)`, which holds no hand at all. Nothing else about the deal reaches
+the template.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from . import describe
+from .models import Game, Seat
+
+
+def _group_legal(legal: list[dict]) -> dict:
+    moves = {"attack": [], "transfer": [], "defend": {}, "pass": False, "take": False,
+             "exchange": False}
+    for a in legal:
+        kind = a["type"]
+        if kind in ("attack", "transfer"):
+            moves[kind].append(a["card"])
+        elif kind == "defend":
+            moves["defend"].setdefault(a["attack"], []).append(a["card"])
+        else:
+            moves[kind] = True
+    return moves
+
+
+def side_name(game_rules, seats: list[Seat], side: int) -> str:
+    """A seat's name in individual play; 'Team A (Anna, Bob)' in team play."""
+    if game_rules.teams:
+        members = ", ".join(s.name for s in seats if game_rules.team_of(s.number) == side)
+        return _("Team %(team)s (%(members)s)") % {
+            "team": describe.team_name(side), "members": members}
+    return seats[side].name
+
+
+def table_context(game: Game, seats: list[Seat], me: Seat | None) -> dict:
+    """Context for templates/games/table.html for the seat `me` (None: a spectator)."""
+    ctx = {"game": game, "seats": seats, "me": me, "view": None}
+    match = game.match()
+    if match is None:
+        return ctx
+    rules = match.rules
+    deal = match.deal
+    view = deal.view(me.number if me is not None else None)
+
+    def name(seat):
+        return seats[seat].name if seat is not None and 0 <= seat < len(seats) else "?"
+
+    playing = game.is_playing and not view["is_over"]
+    table_seats = []
+    for seat in seats:
+        n = seat.number
+        if n in view["out"]:
+            role = _("out")
+        elif not playing:
+            role = ""
+        elif n == view["defender"]:
+            role = _("defender")
+        elif n == view["attacker"]:
+            role = _("attacker")
+        elif n in view["eligible"]:
+            role = _("may throw in")
+        else:
+            role = ""
+        table_seats.append({
+            "seat": seat,
+            "is_me": me is not None and me.number == n,
+            "team": describe.team_name(view["teams"][n]) if view["teams"] else "",
+            "hand_size": view["hand_sizes"][n],
+            "backs": range(min(view["hand_sizes"][n], 12)),
+            "known": view["known"][n] if not (me is not None and me.number == n) else [],
+            "role": role,
+            "to_act": playing and view["to_act"] == n,
+        })
+
+    moves = _group_legal(view["legal_actions"]) if game.is_playing else _group_legal([])
+    defend_options = moves["defend"]
+    pairs = [
+        {"attack": a, "defence": d, "options": defend_options.get(a, []) if d is None else []}
+        for a, d in view["table"]
+    ]
+    hand = [
+        {"card": c,
+         "action": ("attack:" + c if c in moves["attack"]
+                    else "transfer:" + c if c in moves["transfer"] else "")}
+        for c in (view["hand"] or [])
+    ]
+    selectable = bool(moves["attack"] or moves["transfer"] or defend_options)
+
+    losses = match.losses
+    tally = [{"name": side_name(rules, seats, side), "losses": count}
+             for side, count in sorted(losses.items())]
+    last_result = None
+    if match.deal_number > 1 and not view["is_over"]:
+        loser = match.results[-1]
+        last_result = (_("The last deal was drawn.") if loser is None else
+                       _("Last deal: %(loser)s lost.") % {"loser": side_name(rules, seats, loser)})
+    finished_note = None
+    if game.status == Game.Status.FINISHED:
+        if game.forfeited_seat is not None:
+            finished_note = _("%(name)s ran out of time too often and forfeited: the durak.") % {
+                "name": name(game.forfeited_seat)}
+        else:
+            fewest = min(losses.values())
+            winners = [side_name(rules, seats, s) for s, c in sorted(losses.items())
+                       if c == fewest]
+            finished_note = _("Game over. Fewest deals lost: %(names)s.") % {
+                "names": ", ".join(winners)}
+
+    my_turn = playing and me is not None and view["to_act"] == me.number and not me.is_bot
+    ctx.update({
+        "view": view,
+        "rules": rules,
+        "table_seats": table_seats,
+        "pairs": pairs,
+        "hand": hand,
+        "moves": moves,
+        "selectable": selectable and my_turn,
+        "my_turn": my_turn,
+        "to_act_name": name(view["to_act"]) if playing else "",
+        "log": list(reversed(describe.history(view["history"], name))),
+        "tally": tally,
+        "deal_number": match.deal_number,
+        "last_result": last_result,
+        "finished_note": finished_note,
+        "trump_name": describe.suit_name(view["trump"]),
+        "trump_symbol": {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[view["trump"]],
+    })
+    return ctx

@@ -1,0 +1,252 @@
+"""Lobby, my games and the table: small function views; every change goes to services.
+
+Each page is a full page on a normal request and a named partial on an htmx request.
+A refused change answers 4xx with the current table (or form) and a message.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from . import services
+from .forms import CreateGameForm, LobbyFilterForm
+from .models import Game
+from .table import table_context
+
+TABLE = "games/table.html"
+
+
+# ----------------------------------------------------------------------------- lobby
+def _open_games(filters: LobbyFilterForm):
+    games = (
+        Game.objects.filter(status=Game.Status.OPEN, private=False)
+        .select_related("preset", "created_by")
+        .annotate(taken=Count("seats", filter=Q(seats__player__isnull=False)
+                              | ~Q(seats__bot_level="")))
+        .order_by("-created_at")
+    )
+    if filters.is_valid():
+        if filters.cleaned_data.get("preset"):
+            games = games.filter(preset=filters.cleaned_data["preset"])
+        if filters.cleaned_data.get("players"):
+            games = games.filter(players=filters.cleaned_data["players"])
+    return games[:100]
+
+
+def _lobby(request, form=None, status=200):
+    filters = LobbyFilterForm(request.GET or None)
+    ctx = {
+        "filters": filters,
+        "games": _open_games(filters),
+        "form": form or CreateGameForm(),
+    }
+    template = "games/lobby.html"
+    if request.htmx and request.htmx.target == "open-games":
+        template += "#open_games"
+    elif request.htmx and request.htmx.target == "create-game":
+        template += "#create_form"
+    return render(request, template, ctx, status=status)
+
+
+@require_GET
+def lobby(request):
+    return _lobby(request)
+
+
+@login_required
+def create(request):
+    if request.method != "POST":
+        return _lobby(request)
+    form = CreateGameForm(request.POST)
+    if not form.is_valid():
+        return _lobby(request, form, status=400)
+    try:
+        game = services.create_game(request.user, form.cleaned_data["preset"],
+                                    **form.game_options())
+    except services.GameError as exc:
+        form.add_error(None, exc.message)
+        return _lobby(request, form, status=exc.status)
+    return _redirect(request, game)
+
+
+@login_required
+@require_GET
+def my_games(request):
+    games = list(
+        Game.objects.filter(seats__player=request.user)
+        .select_related("preset")
+        .prefetch_related("seats__player")
+        .order_by("-created_at")[:200]
+    )
+    rank = {Game.Status.PLAYING: 1, Game.Status.OPEN: 2, Game.Status.FINISHED: 3,
+            Game.Status.ABORTED: 4}
+    rows = []
+    for game in games:
+        mine = next(s for s in game.seats.all() if s.player_id == request.user.pk)
+        waiting = game.is_playing and game.turn_seat == mine.number and not mine.is_bot
+        rows.append({"game": game, "seat": mine, "waiting": waiting,
+                     "opponents": [s for s in game.seats.all() if s.pk != mine.pk]})
+    rows.sort(key=lambda r: (not r["waiting"], rank[r["game"].status]))
+    return render(request, "games/my_games.html", {"rows": rows})
+
+
+# ----------------------------------------------------------------------------- table
+def _get_game(request, game_id) -> Game:
+    game = Game.objects.select_related("preset", "created_by").filter(pk=game_id).first()
+    if game is None or not services.can_view(game, request.user, _invite(request)):
+        raise Http404(_("There is no such game."))
+    return game
+
+
+def _invite(request) -> str:
+    return (request.POST.get("invite") or request.GET.get("invite") or "")[:64]
+
+
+def _render_table(request, game: Game, *, message=None, status=200):
+    game.refresh_from_db()
+    seats = list(game.seats.select_related("player").order_by("number"))
+    me = next((s for s in seats if request.user.is_authenticated
+               and s.player_id == request.user.pk), None)
+    ctx = table_context(game, seats, me)
+    invite = _invite(request)
+    ctx.update({
+        "message": message,
+        "invite": invite if game.private and invite == game.invite_token else "",
+        "can_start": game.is_open and request.user.is_authenticated
+        and (request.user.is_staff or game.created_by_id == request.user.pk),
+        "can_join": game.is_open and me is None and request.user.is_authenticated
+        and any(s.is_empty for s in seats),
+        "now": timezone.now(),
+    })
+    template = TABLE + "#table" if request.htmx else TABLE
+    return render(request, template, ctx, status=status)
+
+
+def _redirect(request, game):
+    url = reverse("table", args=[game.pk])
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+@require_GET
+def table(request, game_id):
+    game = _get_game(request, game_id)
+    if game.is_playing and game.deadline and game.deadline <= timezone.now():
+        # Without a sweeper running, whoever looks at an overdue table triggers the timeout.
+        try:
+            services.timeout(game.pk, game.version)
+        except services.GameError:
+            pass
+        game.refresh_from_db()
+    since = request.GET.get("since")
+    if request.htmx and since is not None and since == str(game.version):
+        return HttpResponse(status=204)  # polling: nothing new
+    return _render_table(request, game)
+
+
+def _change(request, game_id, do):
+    """Run a service; answer with the table, or the table and the refusal (4xx)."""
+    game = _get_game(request, game_id)
+    try:
+        do(game)
+    except services.GameError as exc:
+        return _render_table(request, game, message=exc.message, status=exc.status)
+    if request.htmx:
+        return _render_table(request, game)
+    return _redirect(request, game)
+
+
+@require_POST
+@login_required
+def join(request, game_id):
+    return _change(request, game_id,
+                   lambda g: services.join_game(g.pk, request.user, invite_token=_invite(request)))
+
+
+@require_POST
+@login_required
+def leave(request, game_id):
+    return _change(request, game_id, lambda g: services.leave_game(g.pk, request.user))
+
+
+@require_POST
+@login_required
+def start(request, game_id):
+    return _change(request, game_id, lambda g: services.start_game(g.pk, request.user))
+
+
+@require_POST
+@login_required
+def abort(request, game_id):
+    return _change(request, game_id, lambda g: services.abort_game(g.pk, request.user))
+
+
+@require_POST
+@login_required
+def resume(request, game_id):
+    return _change(request, game_id, lambda g: services.resume_seat(g.pk, request.user))
+
+
+FORM_ACTIONS = {"attack": ("card",), "defend": ("attack", "card"), "transfer": ("card",),
+                "take": (), "pass": (), "exchange": ()}
+ORDER = {"exchange": 0, "attack": 1, "defend": 1, "transfer": 1, "take": 2, "pass": 2}
+
+
+def actions_from_request(request) -> tuple[list, object, object]:
+    """(actions, version, seat) from a JSON body, an `actions` JSON field, or form tokens.
+
+    Form tokens are "attack:7H", "defend:7H:9H", "transfer:7S", "take", "pass",
+    "exchange" in fields named `action` or `beat_<card>`; `then=pass` ends the move with
+    a pass. Tokens are ordered exchange first, cards next, take or pass last.
+    """
+    if request.content_type == "application/json":
+        try:
+            body = json.loads(request.body or b"null")
+        except ValueError:
+            raise services.BadRequest(_("The request is not valid JSON.")) from None
+        if not isinstance(body, dict):
+            raise services.BadRequest(_("Send an object with actions and version."))
+        return body.get("actions"), body.get("version"), body.get("seat")
+    post = request.POST
+    version, seat = post.get("version"), post.get("seat")
+    if "actions" in post:
+        try:
+            return json.loads(post["actions"]), version, seat
+        except ValueError:
+            raise services.BadRequest(_("The move is not valid JSON.")) from None
+    tokens = [v for key, values in post.lists()
+              if key == "action" or key.startswith("beat_") for v in values if v]
+    if post.get("then") == "pass":
+        tokens.append("pass")
+    if not tokens:
+        raise services.BadRequest(_("Choose a card or an action first."))
+    actions = []
+    for token in tokens:
+        kind, *cards = token[:40].split(":")
+        fields = FORM_ACTIONS.get(kind)
+        if fields is None or len(cards) != len(fields):
+            raise services.BadRequest(_("“%(token)s” is not a move.") % {"token": token[:40]})
+        actions.append({"type": kind, **dict(zip(fields, cards))})
+    actions.sort(key=lambda a: ORDER[a["type"]])
+    return actions, version, seat
+
+
+@require_POST
+@login_required
+def play(request, game_id):
+    def do(game):
+        actions, version, seat = actions_from_request(request)
+        services.play(game.pk, request.user, actions, version, seat=seat)
+
+    return _change(request, game_id, do)

@@ -1,0 +1,122 @@
+"""Personas and helpers for the site's game tests.
+
+alice makes games (the seated player), bob is her opponent, carol is an outsider and
+admin is staff. Games are made through services, as the site makes them.
+"""
+
+import json
+from datetime import timedelta
+
+import pytest
+
+from games import services
+from games.engine import Match
+from games.models import Game, RulePreset
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture
+def carol(django_user_model):
+    return django_user_model.objects.create_user(username="carol", password=PASSWORD)
+
+
+@pytest.fixture
+def dave(django_user_model):
+    return django_user_model.objects.create_user(username="dave", password=PASSWORD)
+
+
+@pytest.fixture
+def admin(django_user_model):
+    return django_user_model.objects.create_user(username="admin", password=PASSWORD,
+                                                 is_staff=True, is_superuser=True)
+
+
+def client_for(user):
+    from django.test import Client
+
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+@pytest.fixture
+def alice_client(alice):
+    return client_for(alice)
+
+
+@pytest.fixture
+def bob_client(bob):
+    return client_for(bob)
+
+
+@pytest.fixture
+def carol_client(carol):
+    return client_for(carol)
+
+
+@pytest.fixture
+def admin_client(admin):
+    return client_for(admin)
+
+
+@pytest.fixture
+def classic(db):
+    return RulePreset.objects.create(name="Test classic", min_players=2, max_players=6)
+
+
+@pytest.fixture
+def pairs(db):
+    return RulePreset.objects.create(name="Test pairs", min_players=4, max_players=4, teams="2x2")
+
+
+@pytest.fixture
+def seeded(monkeypatch):
+    """Deterministic shuffles: every new match is seeded."""
+    counter = iter(range(10**6))
+
+    def new_match(rules, *, deals=None, loss_limit=None):
+        return Match(rules, deals=deals, loss_limit=loss_limit, seed=f"test-{next(counter)}")
+
+    monkeypatch.setattr(services, "new_match", new_match)
+
+
+@pytest.fixture
+def duel(alice, bob, classic, seeded):
+    """A two-player game between alice (seat 0) and bob (seat 1), playing."""
+    game = services.create_game(alice, classic, players=2, move_time=timedelta(hours=1))
+    services.join_game(game.pk, bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.PLAYING
+    return game
+
+
+def seat_user(game, number):
+    return game.seats.get(number=number).player
+
+
+def to_act(game):
+    game.refresh_from_db()
+    return game.match().deal.to_act
+
+
+def first_legal(game, seat=None):
+    game.refresh_from_db()
+    deal = game.match().deal
+    seat = deal.to_act if seat is None else seat
+    return deal.legal_actions(seat)[0].to_dict()
+
+
+def play_url(game):
+    return f"/games/{game.pk}/play/"
+
+
+def table_url(game):
+    return f"/games/{game.pk}/"
+
+
+def post_move(client, game, actions, version=None, htmx=True, **extra):
+    data = {"actions": json.dumps(actions),
+            "version": game.version if version is None else version, **extra}
+    headers = {"HX-Request": "true"} if htmx else {}
+    return client.post(play_url(game), data, headers=headers)
