@@ -440,6 +440,7 @@ def _apply(game: Game, seat: int, actions: list, *, kind: str, player) -> Game:
     deal = match.deal.copy()
     seats = _seats(game)
     last = len(actions) - 1
+    applied = []
     for i, action in enumerate(actions):
         if isinstance(action, ExchangeTrump):  # R27: the one action allowed out of turn
             pass
@@ -462,6 +463,7 @@ def _apply(game: Game, seat: int, actions: list, *, kind: str, player) -> Game:
                 raise IllegalMove(str(exc)) from None
             raise IllegalMove(_("Action %(n)s of %(count)s: %(reason)s Nothing was played.") % {
                 "n": i + 1, "count": last + 1, "reason": exc}) from None
+        applied.append(action)
     match.deal = deal
     now = timezone.now()
     if deal.is_over:
@@ -471,7 +473,7 @@ def _apply(game: Game, seat: int, actions: list, *, kind: str, player) -> Game:
     game.state = match.to_json()
     _set_turn(game, match, now)
     return _changed(game, kind=kind, seat=seat, player=player,
-                    actions=[a.to_dict() for a in actions])
+                    actions=[a.to_dict() for a in applied])
 
 
 def timeout_action(deal, seat: int):
