@@ -26,6 +26,11 @@ from games.engine import (
 )
 from games.engine.cards import full_deck
 
+# Two players, 24 cards (no 6, so no exchange): the first bout (6 attack cards, all beaten)
+# empties the talon; after the second the leader holds the Q♥ and the other the A♥.
+DRAW24_HANDS = ("9S 9D 9C TS TD TC", "TH JD JC QS QD QC")  # (leader, other)
+DRAW24_TALON = "KS AD AC KH 9H QH JS KD KC JH AS"  # face-up card: A♥
+
 
 def _codes(cards) -> list[str]:
     if cards is None:

@@ -1,11 +1,16 @@
 """RULES.md sections 4 and 5: drawing, the next bout, out, the end of a deal (R17-R22)."""
 
 from games.engine import Rules
-from tests.engine.decks import cards, deal_from, hand, history, pass_round, play
-
-# Two players, 24 cards: the first bout empties the talon, the third ends the deal.
-DRAW24_HANDS = ("9S 9D 9C TS TD TC", "TH JD JC QS QD QC")
-DRAW24_TALON = "KS AD AC KH 9H QH JS KD KC JH AS"
+from tests.engine.decks import (
+    DRAW24_HANDS,
+    DRAW24_TALON,
+    cards,
+    deal_from,
+    hand,
+    history,
+    pass_round,
+    play,
+)
 
 
 def draw24(a: int = 0, dealer: int | None = None, rules: Rules | None = None):
