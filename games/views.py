@@ -44,7 +44,7 @@ def _open_games(filters: LobbyFilterForm):
 
 
 def _lobby(request, form=None, status=200):
-    filters = LobbyFilterForm(request.GET or None)
+    filters = LobbyFilterForm(request.GET or None, auto_id="filter_%s")
     ctx = {
         "filters": filters,
         "games": _open_games(filters),
