@@ -95,7 +95,8 @@ def _lock(game_id) -> Game:
     except (TypeError, ValueError):
         raise NotFound(_("There is no such game.")) from None
     try:
-        return Game.objects.select_for_update().select_related("preset").get(pk=pk)
+        # Lock the game row only (no joins: FOR UPDATE would lock the preset row too).
+        return Game.objects.select_for_update().get(pk=pk)
     except Game.DoesNotExist:
         raise NotFound(_("There is no such game.")) from None
 

@@ -60,6 +60,10 @@ def drive(game, clients, spectator, max_steps=3000):
             for card in after.hand(other):  # and the reader's own hand is there
                 assert f'data-card="{card.code}"' in body
             pages += 1
+        if step % 25 == 0:  # the other pages a seat may open mid-game
+            for other, client in enumerate(clients):
+                for url in ("/games/mine/", "/", "/accounts/profile/"):
+                    assert_no_leak(client.get(url).content.decode(), after, other)
         r = spectator.get(table_url(game))
         assert r.status_code == 200
         assert_no_leak(r.content.decode(), after, None)
