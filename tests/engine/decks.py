@@ -210,3 +210,37 @@ def install_deal(match, **kwargs) -> Deal:
     assert not history(match.deal, "attack"), "the current deal has started"
     match.deal = deal_from(match.rules, dealer=match.dealer, **kwargs)
     return match.deal
+
+
+def draw24_moves(a: int = 0) -> tuple[str, ...]:
+    """The first two bouts of the DRAW24 deal, seat `a` leading: afterwards the talon is
+    empty, seat `a` holds only the Q♥ and attacks the other seat, who holds only the A♥."""
+    b = 1 - a
+    return (f"{a} a 9S", f"{b} d 9S TH", f"{a} a 9D", f"{a} a 9C", f"{a} a TS", f"{a} a TD",
+            f"{a} a TC", f"{b} d 9D JD", f"{b} d 9C JC", f"{b} d TS QS", f"{b} d TD QD",
+            f"{b} d TC QC",
+            f"{b} a JS", f"{a} d JS KS", f"{b} a KD", f"{b} a KC", f"{b} pass",
+            f"{a} d KD AD", f"{a} d KC AC", f"{b} a JH", f"{b} a AS", f"{b} pass",
+            f"{a} d JH KH", f"{a} d AS 9H", f"{b} pass")
+
+
+def draw24_hands(a: int = 0) -> dict:
+    return {a: DRAW24_HANDS[0], 1 - a: DRAW24_HANDS[1]}
+
+
+def draw24(a: int = 0) -> Deal:
+    """Two players, 24 cards, after the first two bouts (see `draw24_moves`)."""
+    deal = deal_from(Rules(players=2, deck_size=24), dealer=1 - a, opener=a,
+                     hands=draw24_hands(a), trump_card="AH", talon=DRAW24_TALON)
+    play(deal, *draw24_moves(a))
+    assert hand(deal, a) == "QH" and hand(deal, 1 - a) == "AH" and deal.talon_size == 0
+    assert (deal.attacker, deal.defender) == (a, 1 - a)
+    return deal
+
+
+def draw_game_deal() -> Deal:
+    """A finished deal: drawn (R22), nobody holds a card."""
+    deal = draw24()
+    play(deal, "0 a QH", "1 d QH AH")
+    assert deal.is_draw
+    return deal

@@ -1,34 +1,7 @@
 """RULES.md sections 4 and 5: drawing, the next bout, out, the end of a deal (R17-R22)."""
 
 from games.engine import Rules
-from tests.engine.decks import (
-    DRAW24_HANDS,
-    DRAW24_TALON,
-    cards,
-    deal_from,
-    hand,
-    history,
-    pass_round,
-    play,
-)
-
-
-def draw24(a: int = 0, dealer: int | None = None, rules: Rules | None = None):
-    """Seat `a` leads; after two bouts seat `a` holds the Q♥ and the other seat the A♥."""
-    b = 1 - a
-    rules = rules or Rules(players=2, deck_size=24)
-    deal = deal_from(rules, dealer=b if dealer is None else dealer, opener=a,
-                     hands={a: DRAW24_HANDS[0], b: DRAW24_HANDS[1]},
-                     trump_card="AH", talon=DRAW24_TALON)
-    play(deal, f"{a} a 9S", f"{b} d 9S TH", f"{a} a 9D", f"{a} a 9C", f"{a} a TS", f"{a} a TD",
-         f"{a} a TC", f"{b} d 9D JD", f"{b} d 9C JC", f"{b} d TS QS", f"{b} d TD QD",
-         f"{b} d TC QC")
-    play(deal, f"{b} a JS", f"{a} d JS KS", f"{b} a KD", f"{b} a KC", f"{b} pass",
-         f"{a} d KD AD", f"{a} d KC AC", f"{b} a JH", f"{b} a AS", f"{b} pass",
-         f"{a} d JH KH", f"{a} d AS 9H", f"{b} pass")
-    assert hand(deal, a) == "QH" and hand(deal, b) == "AH" and deal.talon_size == 0
-    assert (deal.attacker, deal.defender) == (a, b)
-    return deal
+from tests.engine.decks import cards, deal_from, draw24, hand, history, pass_round, play
 
 
 # ---------------------------------------------------------------- R17 drawing

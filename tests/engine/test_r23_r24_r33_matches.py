@@ -6,8 +6,9 @@ import pytest
 
 from games.engine import Match, Rules
 from tests.engine.decks import (
-    DRAW24_HANDS,
     DRAW24_TALON,
+    draw24_hands,
+    draw24_moves,
     finish_randomly,
     history,
     install_deal,
@@ -16,16 +17,11 @@ from tests.engine.decks import (
 
 
 def stacked_draw24(match, a):
-    """Install the two-player 24-card deal of test_r17_r22 (seat `a` leads) and play it
-    to the last bout: seat `a` leads the Q♥, the other seat holds the A♥."""
-    b = 1 - a
-    deal = install_deal(match, opener=a, hands={a: DRAW24_HANDS[0], b: DRAW24_HANDS[1]},
-                        trump_card="AH", talon=DRAW24_TALON)
-    play(deal, f"{a} a 9S", f"{b} d 9S TH", f"{a} a 9D", f"{a} a 9C", f"{a} a TS", f"{a} a TD",
-         f"{a} a TC", f"{b} d 9D JD", f"{b} d 9C JC", f"{b} d TS QS", f"{b} d TD QD",
-         f"{b} d TC QC", f"{b} a JS", f"{a} d JS KS", f"{b} a KD", f"{b} a KC", f"{b} pass",
-         f"{a} d KD AD", f"{a} d KC AC", f"{b} a JH", f"{b} a AS", f"{b} pass",
-         f"{a} d JH KH", f"{a} d AS 9H", f"{b} pass", f"{a} a QH")
+    """Install the DRAW24 deal of decks.py (seat `a` leads) and play it to the last bout:
+    seat `a` leads the Q♥, the other seat holds the A♥."""
+    deal = install_deal(match, opener=a, hands=draw24_hands(a), trump_card="AH",
+                        talon=DRAW24_TALON)
+    play(deal, *draw24_moves(a), f"{a} a QH")
     return deal
 
 
