@@ -1,6 +1,8 @@
 """RULES.md section 1 and 2: the pack, the players, dealing, the first attacker, beating."""
 
+import json
 import random
+import re
 
 import pytest
 
@@ -228,3 +230,17 @@ def test_r6_the_player_facing_message_for_a_wrong_suit():
     play(deal, "0 a QH")
     assert refused(deal, 1, Defend("QH", "9S")) == (
         "The 9♠ can't beat the Q♥: it is neither a higher heart nor a trump.")
+
+
+def test_r3_each_view_shows_its_own_hand_and_never_the_talon_or_other_hands():
+    deck = shuffled(36, 8)
+    deal = Deal.start(Rules(players=3), deck=deck, dealer=0, opener=1)
+    for seat in (None, 0, 1, 2):
+        view = deal.view(seat)
+        codes = set(re.findall(r'"([2-9TJQKA][SHDC])"', json.dumps(view)))
+        own = set(hand(deal, seat).split()) if seat is not None else set()
+        assert codes == own | {deck[18]}  # the own hand and the face-up trump card
+        assert view["hand"] == (None if seat is None else sorted(own, key=lambda c: Card.parse(c)))
+        assert view["hand_sizes"] == [6, 6, 6] and view["talon_size"] == 18
+        assert view["trump_card"] == deck[18] and view["trump"] == deck[18][1]
+        assert view["to_act"] == 1 and view["attacker"] == 1 and view["defender"] == 2
