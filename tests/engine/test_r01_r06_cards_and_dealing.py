@@ -125,6 +125,8 @@ def test_r3_talon_is_drawn_from_the_front_and_the_trump_card_last():
     assert hand(deal, 0) == cards("8S 9S TS JD QD KD")  # the leader draws first (R17)
     assert hand(deal, 1) == cards("JS QS KS 6D 7D AD")  # the defender last: the trump card
     assert deal.talon_size == 0 and deal.trump_card is None and deal.trump == "D"
+    # The face-up card was seen by all: everybody knows who holds it now.
+    assert all(deal.view(s)["known"][1] == ["AD"] for s in (None, 0, 2, 3, 4))
 
 
 # ---------------------------------------------------------------- R4 no talon
