@@ -136,8 +136,86 @@ def play_checked_deal(rules, rng):
 def test_r09_r10_r11_r17_r18_r19_r21_r22_hold_bout_by_bout_in_random_deals(chunk):
     rng = random.Random(f"oracle/{chunk}")
     results = {"draw": 0, "lost": 0}
-    for _ in range(60):
+    for _ in range(50):
         rules = random_individual_rules(rng)
         deal = play_checked_deal(rules, rng)
         results["draw" if deal.is_draw else "lost"] += 1
     assert results["lost"] > 0
+
+
+def next_member(rules, team, last, out):
+    """R30: the team's next active member, in its clockwise order, after `last`."""
+    members = rules.members(team)
+    start = members.index(last) + 1
+    for k in range(len(members)):
+        person = members[(start + k) % len(members)]
+        if person not in out:
+            return person
+    raise AssertionError("the whole team is out")
+
+
+def play_checked_team_deal(rules, rng):
+    pack = [c.code for c in full_deck(rules.deck_size)]
+    rng.shuffle(pack)
+    deal = Deal.start(rules, deck=pack, dealer=rng.randrange(rules.players))
+    last = {}  # team -> the member who last filled one of its seats
+    n = rules.players
+
+    def filled(person):
+        team = rules.team_of(person)
+        if team in last:
+            assert person == next_member(rules, team, last[team], deal.out), "R30 rotation"
+        else:
+            assert person == deal.attacker or person == deal.defender
+        last[team] = person
+
+    def bout_start(continuing):
+        assert rules.team_of(deal.attacker) != rules.team_of(deal.defender)  # R28
+        # R10, R29: every active player of the other teams may attack; no partner of the
+        # defender, nobody out.
+        expected = {s for s in range(n) if s not in deal.out
+                    and rules.team_of(s) != rules.team_of(deal.defender)}
+        assert set(deal.eligible) == expected and deal.eligible[0] == deal.attacker
+        if not continuing:
+            filled(deal.attacker)
+        filled(deal.defender)
+
+    bout_start(continuing=False)
+    while not deal.is_over:
+        seat = deal.to_act
+        action = rng.choice(deal.legal_actions(seat))
+        bout, defender = deal.bout, deal.defender
+        seen = len(history(deal))
+        deal.apply(seat, action)
+        if type(action).__name__ == "Transfer":
+            filled(deal.defender)
+            assert deal.attacker == defender
+        if deal.is_over:
+            teams_left = {rules.team_of(s) for s in range(n) if s not in deal.out}
+            assert len(teams_left) <= 1  # R21, R31
+            assert deal.loser is None
+            assert deal.losing_team == (teams_left.pop() if teams_left else None)
+            return deal
+        if deal.bout != bout:
+            teams_left = {rules.team_of(s) for s in range(n) if s not in deal.out}
+            assert len(teams_left) >= 2
+            taken = any(e["type"] == "pick_up" for e in history(deal)[seen:])
+            continuing = not taken and defender not in deal.out
+            if continuing:
+                assert deal.attacker == defender  # R18
+            bout_start(continuing)
+    return deal  # pragma: no cover
+
+
+@pytest.mark.parametrize("teams", ["2x2", "2x3", "3x2"])
+def test_r28_r29_r30_r31_hold_bout_by_bout_in_random_team_deals(teams):
+    rng = random.Random(f"team-oracle/{teams}")
+    players = {"2x2": 4, "2x3": 6, "3x2": 6}[teams]
+    outs = 0
+    for i in range(30):
+        rules = Rules(players=players, teams=teams, transfer=i % 2 == 1,
+                      deck_size=(24, 36, 52)[i % 3] if players == 4 else (36, 52)[i % 2],
+                      hand_size=6 if players * 6 <= 36 or i % 3 else 5)
+        deal = play_checked_team_deal(rules, rng)
+        outs += len(deal.out)
+    assert outs > 0
