@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -24,6 +25,11 @@ from .models import Game
 from .table import table_context
 
 TABLE = "games/table.html"
+
+
+def _partial(request) -> bool:
+    """An htmx request wants a named partial; a history restore wants the whole page."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
 
 
 # ----------------------------------------------------------------------------- lobby
@@ -51,9 +57,9 @@ def _lobby(request, form=None, status=200):
         "form": form or CreateGameForm(),
     }
     template = "games/lobby.html"
-    if request.htmx and request.htmx.target == "open-games":
+    if _partial(request) and request.htmx.target == "open-games":
         template += "#open_games"
-    elif request.htmx and request.htmx.target == "create-game":
+    elif _partial(request) and request.htmx.target == "create-game":
         template += "#create_form"
     return render(request, template, ctx, status=status)
 
@@ -112,22 +118,35 @@ def _invite(request) -> str:
     return (request.POST.get("invite") or request.GET.get("invite") or "")[:64]
 
 
-def _render_table(request, game: Game, *, message=None, status=200):
+def _table_context(game: Game, user, *, invite: str, message=None) -> dict:
+    """What the table shows to `user` (seated: their own view; anyone else: a spectator's)."""
     game.refresh_from_db()
     seats = list(game.seats.select_related("player").order_by("number"))
-    me = next((s for s in seats if request.user.is_authenticated
-               and s.player_id == request.user.pk), None)
+    me = next((s for s in seats if user is not None and user.is_authenticated
+               and s.player_id == user.pk), None)
     ctx = table_context(game, seats, me)
-    invite = _invite(request)
     ctx.update({
         "message": message,
         "invite": invite if game.private and invite == game.invite_token else "",
-        "can_start": game.is_open and request.user.is_authenticated
-        and (request.user.is_staff or game.created_by_id == request.user.pk),
-        "can_join": game.is_open and me is None and request.user.is_authenticated
+        "can_start": game.is_open and user is not None and user.is_authenticated
+        and (user.is_staff or game.created_by_id == user.pk),
+        "can_join": game.is_open and me is None and user is not None and user.is_authenticated
         and any(s.is_empty for s in seats),
         "now": timezone.now(),
+        "user": user,
     })
+    return ctx
+
+
+def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=False) -> str:
+    """The table partial for the WebSocket: swapped in by id (`hx-swap-oob`)."""
+    ctx = _table_context(game, user, invite=invite, message=message)
+    ctx.update({"csrf_token": csrf_token, "oob": oob})
+    return render_to_string(TABLE + "#table", ctx)
+
+
+def _render_table(request, game: Game, *, message=None, status=200):
+    ctx = _table_context(game, request.user, invite=_invite(request), message=message)
     template = TABLE + "#table" if request.htmx else TABLE
     return render(request, template, ctx, status=status)
 
@@ -204,12 +223,7 @@ ORDER = {"exchange": 0, "attack": 1, "defend": 1, "transfer": 1, "take": 2, "pas
 
 
 def actions_from_request(request) -> tuple[list, object, object]:
-    """(actions, version, seat) from a JSON body, an `actions` JSON field, or form tokens.
-
-    Form tokens are "attack:7H", "defend:7H:9H", "transfer:7S", "take", "pass",
-    "exchange" in fields named `action` or `beat_<card>`; `then=pass` ends the move with
-    a pass. Tokens are ordered exchange first, cards next, take or pass last.
-    """
+    """(actions, version, seat) from a JSON body, an `actions` JSON field, or form tokens."""
     if request.content_type == "application/json":
         try:
             body = json.loads(request.body or b"null")
@@ -218,19 +232,47 @@ def actions_from_request(request) -> tuple[list, object, object]:
         if not isinstance(body, dict):
             raise services.BadRequest(_("Send an object with actions and version."))
         return body.get("actions"), body.get("version"), body.get("seat")
-    post = request.POST
-    version, seat = post.get("version"), post.get("seat")
-    if "actions" in post:
-        try:
-            return json.loads(post["actions"]), version, seat
-        except ValueError:
-            raise services.BadRequest(_("The move is not valid JSON.")) from None
-    tokens = [v for key, values in post.lists()
-              if key == "action" or key.startswith("beat_") for v in values if v]
-    if post.get("then") == "pass":
+    return actions_from_data({key: values for key, values in request.POST.lists()})
+
+
+def actions_from_data(data: dict) -> tuple[list, object, object]:
+    """(actions, version, seat) from form fields: a dict of field -> value or list of values
+    (a POST, or the JSON an htmx `ws-send` form sends over the socket).
+
+    Either `actions` (JSON list of action dicts, or the list itself) or form tokens
+    "attack:7H", "defend:7H:9H", "transfer:7S", "take", "pass", "exchange" in fields named
+    `action` or `beat_<card>`; `then=pass` ends the move with a pass. Tokens are ordered
+    exchange first, cards next, take or pass last.
+    """
+    def first(key):
+        value = data.get(key)
+        if isinstance(value, list):
+            value = value[0] if value else None
+        return value
+
+    version, seat = first("version"), first("seat")
+    if "actions" in data:
+        actions = data["actions"]
+        if isinstance(actions, list) and len(actions) == 1 and isinstance(actions[0], str):
+            actions = actions[0]  # a form field holding JSON
+        if isinstance(actions, str):
+            try:
+                actions = json.loads(actions)
+            except ValueError:
+                raise services.BadRequest(_("The move is not valid JSON.")) from None
+        return actions, version, seat
+    tokens = []
+    for key, values in data.items():
+        if key == "action" or (isinstance(key, str) and key.startswith("beat_")):
+            for value in values if isinstance(values, list) else [values]:
+                if value:
+                    tokens.append(value if isinstance(value, str) else "")
+    if first("then") == "pass":
         tokens.append("pass")
     if not tokens:
         raise services.BadRequest(_("Choose a card or an action first."))
+    if len(tokens) > services.MAX_ACTIONS:
+        raise services.BadRequest(_("That is more actions than a move can hold."))
     actions = []
     for token in tokens:
         kind, *cards = token[:40].split(":")

@@ -143,3 +143,9 @@ def test_only_staff_abort_a_started_game(duel, alice_client, admin_client):
     assert duel.status == Game.Status.ABORTED
     body = alice_client.get(table_url(duel)).content.decode()
     assert "aborted" in body and "Play selected" not in body
+
+
+def test_an_htmx_history_restore_gets_the_whole_page(duel, alice_client):
+    r = alice_client.get(table_url(duel), headers={"HX-Request": "true",
+                                                   "HX-History-Restore-Request": "true"})
+    assert "<html" in r.content.decode()
