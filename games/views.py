@@ -147,7 +147,7 @@ def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=
 
 def _render_table(request, game: Game, *, message=None, status=200):
     ctx = _table_context(game, request.user, invite=_invite(request), message=message)
-    template = TABLE + "#table" if request.htmx else TABLE
+    template = TABLE + "#table" if _partial(request) else TABLE
     return render(request, template, ctx, status=status)
 
 
