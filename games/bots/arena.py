@@ -147,7 +147,8 @@ def tally(rules: Rules, all_results: list[dict]) -> dict:
     return stats
 
 
-def report(rules: Rules, stats: dict, deals: int, draws: int, elapsed: float, out=sys.stdout) -> None:
+def report(rules: Rules, stats: dict, deals: int, draws: int, elapsed: float, out=None) -> None:
+    out = out or sys.stdout
     sides = rules.team_count
     print(f"rules: {json.dumps(rules.to_dict(), separators=(',', ':'))}", file=out)
     print(f"{deals} deals ({draws} drawn) in {elapsed:.0f} s; a fair share of losses is "

@@ -21,6 +21,8 @@ from .heuristic import DEFAULT, Params, heuristic_action
 
 EXCHANGE = ExchangeTrump()
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
+MAX_PLAYOUT_STEPS = 2000
+MAX_SOLVER_DEPTH = 300
 
 # Expert's playout policy: the heuristic's knobs as tuned by self-play (see tune.py).
 EXPERT_PARAMS = DEFAULT
@@ -36,7 +38,11 @@ def outcome(deal, team: int) -> float:
 def playout(deal, team: int, params: Params = DEFAULT, rng=None, epsilon: float = 0.0) -> float:
     """Play the deal to its end with the heuristic for every seat; `team`'s result."""
     rules = deal.rules
+    steps = 0
     while not deal.over:
+        steps += 1
+        if steps > MAX_PLAYOUT_STEPS:  # takes can pass cards round for ever at 3+ seats
+            return DRAW
         holder = deal.six_right
         if holder >= 0 and deal.talon and holder != deal.to_act:
             if EXCHANGE in deal.legal_actions(holder):  # R25, out of turn
@@ -89,12 +95,14 @@ class Solver:
         first = heuristic_action(d, seat, legal, self.params)
         return [first] + [a for a in legal if a is not first and a != first]
 
-    def value(self, d, alpha=LOSS, beta=WIN) -> float:
+    def value(self, d, alpha=LOSS, beta=WIN, depth=0) -> float:
         if d.over:
             return outcome(d, self.team)
         self.nodes += 1
         if not self.nodes & 1023 and time.perf_counter() > self.deadline:
             raise Timeout
+        if depth > MAX_SOLVER_DEPTH:
+            raise Timeout  # pragma: no cover - two hands can't pass cards round for ever
         k = self.key(d)
         lo, hi = self.tt.get(k, (LOSS, WIN))
         if lo >= beta:
@@ -112,7 +120,7 @@ class Solver:
         for action in self.ordered(d, seat, legal):
             child = d.copy()
             child.apply(seat, action)
-            v = self.value(child, alpha, beta)
+            v = self.value(child, alpha, beta, depth + 1)
             if maximizing:
                 if v > best:
                     best = v
@@ -133,27 +141,29 @@ class Solver:
             self.tt[k] = (best, best)
         return best
 
-    def best_action(self, d, seat, legal):
-        """(action, value) for `seat`, the best under exact play."""
+    def values(self, d, seat, legal) -> list[tuple]:
+        """(action, exact value for `seat`'s side) for `seat`'s actions, the heuristic's
+        choice first; stops at the first sure win."""
         maximizing = self.rules.team_of(seat) == self.team
-        best_a, best_v = None, None
+        out = []
         for action in self.ordered(d, seat, legal):
             child = d.copy()
             child.apply(seat, action)
             v = self.value(child)
-            if best_v is None or (v > best_v if maximizing else v < best_v):
-                best_a, best_v = action, v
-                if best_v == (WIN if maximizing else LOSS):
-                    break
-        return best_a, best_v
+            v = v if maximizing else WIN - v
+            out.append((action, v))
+            if v == WIN:
+                break
+        return out
 
 
 class SearchBot(Bot):
     """Determinized Monte Carlo search (Hard; Expert with more time and tuned playouts)."""
 
     def __init__(self, *, seed=None, budget: float = 1.0, params: Params = DEFAULT,
-                 level: str = "hard", epsilon: float = 0.0):
+                 level: str = "hard", epsilon: float = 0.0, max_worlds: int | None = None):
         super().__init__(seed=seed)
+        self.max_worlds = max_worlds  # also stop after this many sampled deals (tests)
         self.default_budget = budget
         self.params = params
         self.level = level
@@ -165,39 +175,61 @@ class SearchBot(Bot):
         deadline = start + max(budget, 0.0)
         seat = view["seat"]
         det = Determinizer(view)
-        rules = det.rules
-        team = rules.team_of(seat)
-        if det.perfect:
+        team = det.rules.team_of(seat)
+        candidates = legal
+        self.last_stats = {}
+        if det.perfect and view["players"] - len(view["out"]) == 2:
+            # Nothing hidden: solve exactly if the budget allows. A won position is played
+            # out by the winning move; otherwise Monte Carlo picks, among the moves that
+            # hold the best exact value, the one a fallible opponent most often spoils.
             world = det.sample(self.rng)
-            solver = Solver(world, team, start + max(budget, 0.0) * 0.8, self.params)
+            solver = Solver(world, team, start + max(budget, 0.0) * 0.7, self.params)
             try:
-                action, v = solver.best_action(world, seat, world.legal_actions(seat))
-                self.last_stats = {"solved": True, "value": v, "nodes": solver.nodes}
-                return _match(action, legal)
+                values = solver.values(world, seat, candidates)
             except Timeout:
-                pass
-        return self._monte_carlo(det, seat, team, legal, deadline)
+                values = None
+            self.last_stats = {"solved": values is not None, "nodes": solver.nodes}
+            if values is not None:
+                best = max(v for _, v in values)
+                winners = [a for a, v in values if v == best]
+                if best == WIN or len(winners) == 1:
+                    return _match(winners[0], legal)
+                candidates = winners
+        return _match(self._monte_carlo(det, seat, team, candidates, deadline), legal)
 
-    def _monte_carlo(self, det, seat, team, legal, deadline):
+    def _monte_carlo(self, det, seat, team, candidates, deadline):
         rng = self.rng
         params = self.params
-        candidates = legal
         totals = [0.0] * len(candidates)
         worlds = 0
+        # With nothing hidden every sample is the same deal; vary the playouts instead.
         eps = self.epsilon
+        clock = time.perf_counter
         while True:
             world = det.sample(rng)
-            for i, action in enumerate(candidates):
+            results = []
+            for action in candidates:
                 d = world.copy()
                 d.apply(seat, action)
-                totals[i] += playout(d, team, params, rng, eps)
-            worlds += 1
-            if time.perf_counter() >= deadline:
-                break
-        best = max(range(len(candidates)), key=lambda i: totals[i])
-        self.last_stats = {"solved": False, "worlds": worlds,
-                           "means": [t / worlds for t in totals]}
-        return candidates[best]
+                results.append(playout(d, team, params, rng, eps))
+                if worlds and clock() >= deadline:
+                    break
+            else:
+                for i, r in enumerate(results):
+                    totals[i] += r
+                worlds += 1
+                if det.perfect and not eps:
+                    eps = 0.1
+                if clock() < deadline and worlds != self.max_worlds:
+                    continue
+            break
+        top = max(totals)
+        # Ties go to the heuristic's own choice, else to the first in the engine's order.
+        first = heuristic_action(world, seat, candidates if len(candidates) > 1 else None, params)
+        best = [a for a, t in zip(candidates, totals) if t == top]
+        choice = first if first in best else best[0]
+        self.last_stats.update({"worlds": worlds, "means": [t / max(worlds, 1) for t in totals]})
+        return choice
 
 
 __all__ = ["SearchBot", "Solver", "playout", "outcome", "EXPERT_PARAMS",

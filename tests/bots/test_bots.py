@@ -1,0 +1,200 @@
+"""Every level plays legal moves from the view alone, within its time budget."""
+
+import json
+import random
+import time
+
+import pytest
+
+from games.bots import DEFAULT_BUDGETS, LEVEL_LABELS, LEVELS, choose_action, make_bot
+from games.bots.arena import main as arena_main
+from games.bots.arena import play_deal, rotations, wilson
+from games.bots.search import SearchBot, Solver, outcome
+from games.engine import Deal, ExchangeTrump, Rules
+from games.engine.cards import full_deck
+from tests.bots.test_determinize import random_positions
+
+FAST = {"easy": None, "medium": None, "hard": 0.01, "expert": 0.01}
+
+
+def test_levels_and_labels():
+    assert LEVELS == ("easy", "medium", "hard", "expert")
+    assert set(LEVEL_LABELS) == set(DEFAULT_BUDGETS) == set(LEVELS)
+    assert DEFAULT_BUDGETS["hard"] <= 1.0 < DEFAULT_BUDGETS["expert"]
+    with pytest.raises(ValueError):
+        make_bot("grandmaster")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_legal_moves_under_every_option(level):
+    """Random positions under random rules (2-6 players, teams, transfers, every pack...);
+    the view goes through JSON first, as it would to a Celery task."""
+    seen_rules = set()
+    bot = make_bot(level, seed=1, budget=FAST[level])
+    rng = random.Random(level)
+    for n, (deal, seat) in enumerate(random_positions(f"legal/{level}", 40)):
+        if rng.random() > 0.06:
+            continue
+        view = json.loads(json.dumps(deal.view(seat)))
+        action = bot.act(view)
+        assert action in deal.legal_actions(seat), (level, n)
+        seen_rules.add((deal.rules.players, deal.rules.teams, deal.rules.transfer))
+    assert len(seen_rules) > 8
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_out_of_turn_exchange(level):
+    """R25: a seat may exchange the trump 6 while another holds the initiative; its view
+    then offers only that, and every level takes it."""
+    found = 0
+    for deal, _ in random_positions(f"exchange/{level}", 200, exchange_rate=0):
+        for s in range(deal.rules.players):
+            if s != deal.to_act and deal.legal_actions(s) == [ExchangeTrump()]:
+                assert choose_action(level, deal.view(s), budget=FAST[level], seed=2) == ExchangeTrump()
+                found += 1
+        if found >= 3:
+            break
+    assert found >= 3
+
+
+def test_in_turn_exchange_is_taken():
+    for deal, seat in random_positions("exchange-in-turn", 300, exchange_rate=0):
+        legal = deal.legal_actions(seat)
+        if ExchangeTrump() in legal and len(legal) > 1:
+            for level in LEVELS:
+                assert choose_action(level, deal.view(seat), budget=0.01, seed=3) == ExchangeTrump()
+            return
+    pytest.fail("no position with an in-turn exchange")
+
+
+def test_bots_take_a_view_not_a_deal():
+    deal = Deal.start(Rules(players=2), seed=1)
+    for level in LEVELS:
+        with pytest.raises(ValueError):
+            choose_action(level, deal, budget=0.01)
+    view = deal.view(deal.defender)  # nothing to do yet
+    with pytest.raises(ValueError):
+        choose_action("medium", view)
+
+
+def _twin_deals(seed):
+    """Two deals that look the same to seat 0 but differ in every card it can't see."""
+    rng = random.Random(seed)
+    pack = [c.code for c in full_deck(36)]
+    rng.shuffle(pack)
+    dealer = 1
+    mine = {i for i in range(12) if (dealer + 1 + i) % 2 == 0} | {12}
+    hidden = [i for i in range(36) if i not in mine]
+    shuffled = hidden[:]
+    rng.shuffle(shuffled)
+    other = pack[:]
+    for i, j in zip(hidden, shuffled):
+        other[i] = pack[j]
+    rules = Rules(players=2)
+    return Deal.start(rules, deck=pack, dealer=dealer, opener=0), Deal.start(rules, deck=other, dealer=dealer, opener=0)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_bots_never_read_hidden_cards(level):
+    """The same view with different hidden cards behind it gets the same move."""
+    for seed in range(4):
+        a, b = _twin_deals(seed)
+        assert a.view(0) == b.view(0) and a.hand(1) != b.hand(1)
+
+        def bot():
+            if level in ("hard", "expert"):
+                return SearchBot(seed=5, budget=30, max_worlds=3, level=level)
+            return make_bot(level, seed=5)
+
+        assert bot().act(a.view(0)) == bot().act(b.view(0))
+
+
+def test_hard_respects_its_budget():
+    """A loose sanity bound only: the speed targets are measured by the arena command."""
+    budget = 0.1
+    bot = make_bot("hard", seed=3, budget=budget)
+    worst = 0.0
+    for n, (deal, seat) in enumerate(random_positions("budget", 5)):
+        if n % 7 or len(deal.legal_actions(seat)) < 2:
+            continue
+        view = deal.view(seat)
+        t0 = time.perf_counter()
+        bot.act(view)
+        worst = max(worst, time.perf_counter() - t0)
+    assert 0 < worst < 5 * budget
+
+
+def _minimax(deal, team):
+    if deal.is_over:
+        return outcome(deal, team)
+    seat = deal.to_act
+    values = []
+    for action in deal.legal_actions(seat):
+        child = deal.copy()
+        child.apply(seat, action)
+        values.append(_minimax(child, team))
+    return max(values) if seat == team else min(values)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_solver_agrees_with_brute_force_on_small_endgames(seed):
+    from games.bots.heuristic import heuristic_action
+
+    rng = random.Random(seed)
+    rules = Rules(players=2, transfer=bool(seed % 2))
+    for attempt in range(50):
+        deal = Deal.start(rules, seed=f"{seed}/{attempt}")
+        while not deal.is_over and (deal.talon or deal.attacks or sum(map(len, deal.hands)) > 7):
+            deal.apply(deal.to_act, heuristic_action(deal, deal.to_act))
+        if not deal.is_over:
+            break
+    seat = rng.randrange(2)
+    solver = Solver(deal, seat, time.perf_counter() + 30)
+    assert solver.value(deal.copy()) == _minimax(deal, seat)
+
+
+def test_medium_beats_easy():
+    """Mirrored deals (each deck twice, seats swapped): a clear, robust margin."""
+    rules = Rules(players=2)
+    losses = {"medium": 0, "easy": 0}
+    lineups = rotations([("medium", None), ("easy", None)])
+    for i in range(100):
+        rng = random.Random(f"medium-easy/{i}")
+        pack = [c.code for c in full_deck(36)]
+        rng.shuffle(pack)
+        for r, lineup in enumerate(lineups):
+            res = play_deal(rules, pack, i % 2, lineup, f"{i}/{r}")
+            if res["loser"] is not None:
+                losses[lineup[res["loser"]][0]] += 1
+    assert losses["medium"] < 60 < 140 < losses["easy"], losses
+
+
+def test_wilson_interval():
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_arena_prints_loss_rates_and_think_times(capsys):
+    arena_main(["--bots", "medium,easy", "--deals", "6", "--players", "3", "--workers", "1",
+                "--seed", "t"])
+    out = capsys.readouterr().out
+    assert "6 deals" in out  # two decks, each at three rotations of the line-up
+    for label in ("medium", "easy", "loss rate", "95% CI", "p95 ms"):
+        assert label in out
+
+
+def test_arena_team_play(capsys):
+    arena_main(["--bots", "medium,easy", "--deals", "4", "--players", "4", "--teams", "2x2",
+                "--preset", "perevodnoy", "--workers", "2", "--seed", "t"])
+    out = capsys.readouterr().out
+    assert '"teams":"2x2"' in out and '"transfer":true' in out
+    assert "per team" in out
+
+
+def test_rotations():
+    assert rotations(["a", "b"]) == [["a", "b"], ["b", "a"]]
+    assert rotations(["a", "b", "a", "b"]) == [["a", "b", "a", "b"], ["b", "a", "b", "a"]]
+    assert len(rotations(["h", "m", "m", "m"])) == 4
+
