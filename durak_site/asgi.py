@@ -9,9 +9,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
 # Initialise Django (apps, models) before anything that imports models.
 django_asgi_app = get_asgi_application()
 
-from channels.routing import ProtocolTypeRouter  # noqa: E402
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
 
 if settings.SERVE_STATIC:
     # Daphne serves /static/ itself unless a proxy in front does (SERVE_STATIC=false).
@@ -20,9 +24,9 @@ if settings.SERVE_STATIC:
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # WebSocket routing goes here once games/routing.py exists:
-        # "websocket": AllowedHostsOriginValidator(
-        #     AuthMiddlewareStack(URLRouter(games.routing.websocket_urlpatterns))
-        # ),
+        # A socket from another origin, or to a game the user may not see, is refused.
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
     }
 )

@@ -201,3 +201,8 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
+
+# Bots: seconds a bot may think per move (unset: each level's own default).
+BOT_MOVE_BUDGET = float(os.environ["BOT_MOVE_BUDGET"]) if os.getenv("BOT_MOVE_BUDGET") else None
+# Links in emails.
+SITE_URL = os.getenv("SITE_URL", "http://127.0.0.1:8000")

@@ -165,6 +165,8 @@ class Game(models.Model):
     version = models.PositiveIntegerField(_("version"), default=0)
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
     turn_seat = models.PositiveSmallIntegerField(_("seat to act"), null=True, blank=True)
+    reminders_sent = models.PositiveSmallIntegerField(
+        _("reminders sent"), default=0, help_text=_("Emails sent for the current turn."))
     forfeited_seat = models.PositiveSmallIntegerField(_("forfeited by seat"), null=True,
                                                       blank=True)
 

@@ -15,6 +15,7 @@ import threading
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -149,6 +150,7 @@ def _set_turn(game: Game, match: Match, now=None) -> None:
     else:
         game.turn_seat = match.deal.to_act
         game.deadline = now + game.move_time
+    game.reminders_sent = 0
 
 
 def _record_deal(game: Game, match: Match, seats: list[Seat], *, forfeit_team=None) -> None:
@@ -557,8 +559,9 @@ def sweep_expired(now=None) -> int:
 _running = threading.local()
 
 
-def _bot_budget() -> float:
-    return getattr(settings, "BOT_MOVE_BUDGET", 0.05)
+def _bot_budget() -> float | None:
+    """Seconds a bot may think (None: its level's default)."""
+    return settings.BOT_MOVE_BUDGET
 
 
 def bot_action(level: str, view: dict) -> dict:
@@ -599,11 +602,22 @@ def simple_action(view: dict) -> dict:
     return legal[0]
 
 
-def run_bots(game_id, *, max_moves: int = 1000) -> int:
+def bot_holds_initiative(game: Game) -> bool:
+    return (game.is_playing and game.turn_seat is not None
+            and game.seats.filter(number=game.turn_seat).exclude(bot_level="").exists())
+
+
+def bots_running_here(game_id) -> bool:
+    """A bot loop for this game is running in this thread (it makes the next move itself)."""
+    return game_id in _running.__dict__.get("games", ())
+
+
+def run_bots(game_id, *, version=None, max_moves: int = 1000) -> int:
     """Let bots move while a bot holds the initiative; returns the number of bot moves.
 
     Each move goes through play_seat (its own transaction and lock). Runs once per game
     at a time in this thread: a change made by a bot does not start another loop.
+    With `version`, a game that has moved on since (a stale task) is left alone.
     """
     running = _running.__dict__.setdefault("games", set())
     if game_id in running:
@@ -614,6 +628,8 @@ def run_bots(game_id, *, max_moves: int = 1000) -> int:
         while moves < max_moves:
             game = Game.objects.filter(pk=game_id).first()
             if game is None or not game.is_playing:
+                break
+            if version is not None and moves == 0 and game.version != version:
                 break
             match = game.match()
             number = match.deal.to_act
@@ -633,3 +649,65 @@ def run_bots(game_id, *, max_moves: int = 1000) -> int:
     finally:
         running.discard(game_id)
     return moves
+
+
+def wake_stalled_bots(now=None, *, stall=timedelta(seconds=15)) -> int:
+    """Queue a bot turn for games where a bot has held the initiative for a while with no
+    task handling it (say its worker died); returns how many were woken."""
+    from . import tasks
+
+    now = now or timezone.now()
+    woke = 0
+    waiting = Game.objects.filter(status=Game.Status.PLAYING, turn_seat__isnull=False,
+                                  deadline__isnull=False)
+    for game in waiting:
+        if game.deadline - game.move_time > now - stall or not bot_holds_initiative(game):
+            continue
+        tasks.bot_turn.delay(game.pk, game.version)
+        woke += 1
+    return woke
+
+
+# ----------------------------------------------------------------------------- reminders
+REMINDER_MIN_MOVE_TIME = timedelta(hours=1)  # faster games are played live: no email
+
+
+def _reminder_due(game: Game, now) -> bool:
+    """First after a quarter of the move time, again when an eighth of it is left."""
+    started = game.deadline - game.move_time
+    if game.reminders_sent == 0:
+        return now - started >= game.move_time / 4
+    return game.reminders_sent == 1 and game.deadline - now <= game.move_time / 8
+
+
+def send_reminders(now=None) -> int:
+    """Email players whose turn has waited (unless they turned reminders off); each
+    reminder is claimed with a conditional update, so a second sweep sends nothing."""
+    now = now or timezone.now()
+    sent = 0
+    due = Game.objects.filter(status=Game.Status.PLAYING, turn_seat__isnull=False,
+                              deadline__gt=now, reminders_sent__lt=2,
+                              move_time__gte=REMINDER_MIN_MOVE_TIME)
+    for game in due.select_related("preset"):
+        if not _reminder_due(game, now):
+            continue
+        seat = game.seats.select_related("player").filter(number=game.turn_seat).first()
+        player = seat.player if seat is not None and not seat.bot_level else None
+        claimed = Game.objects.filter(pk=game.pk, version=game.version,
+                                      reminders_sent=game.reminders_sent).update(
+            reminders_sent=game.reminders_sent + 1)
+        if not claimed or player is None or not player.email_reminders or not player.email:
+            continue
+        url = settings.SITE_URL.rstrip("/") + game.get_absolute_url()
+        left = game.deadline - now
+        hours = max(1, round(left.total_seconds() / 3600))
+        send_mail(
+            _("Your move in %(game)s") % {"game": game},
+            _("Hello %(name)s,\n\nIt is your turn in %(game)s. You have about %(hours)s "
+              "hour(s) left before the site plays for you.\n\n%(url)s\n\nYou can turn these "
+              "emails off on your profile page.") % {
+                "name": player.name, "game": game, "hours": hours, "url": url},
+            None, [player.email],
+        )
+        sent += 1
+    return sent

@@ -1,0 +1,28 @@
+"""Celery tasks: thin wrappers around services (DESIGN.md)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from . import services
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def bot_turn(game_id: int, version: int) -> int:
+    """Bot moves while a bot holds the initiative. A task for an old version does nothing."""
+    return services.run_bots(game_id, version=version)
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> int:
+    """Beat: play the timeout move of every overdue seat (each claimed once), and wake
+    bot turns that no task is handling (a worker died)."""
+    played = services.sweep_expired()
+    services.wake_stalled_bots()
+    return played
+
+
+@shared_task(ignore_result=True)
+def send_reminders() -> int:
+    """Beat: email players whose turn has waited a while, and again near the deadline."""
+    return services.send_reminders()
