@@ -1,0 +1,47 @@
+"""Ready a fresh site: an admin account (printing how to log in) and the rule presets.
+
+Idempotent: run by scripts/run at every start. The presets come from the data migration;
+the admin's password comes from ADMIN_PASSWORD, or is made up once and kept in
+.run/admin-password so it stays the same between runs.
+"""
+
+import os
+import secrets
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from games.models import RulePreset
+
+
+class Command(BaseCommand):
+    help = "Create the admin account if missing and report the presets and bots on offer."
+
+    def handle(self, *args, **options):
+        username = os.getenv("ADMIN_USERNAME", "admin")
+        password = os.getenv("ADMIN_PASSWORD") or self._stored_password()
+        players = get_user_model()
+        admin = players.objects.filter(username=username).first()
+        if admin is None:
+            admin = players.objects.create_superuser(username, f"{username}@localhost", password)
+            self.stdout.write(f"Created the admin account '{username}'.")
+        elif os.getenv("ADMIN_PASSWORD"):
+            admin.set_password(password)
+            admin.save(update_fields=["password"])
+        presets = RulePreset.objects.filter(active=True).order_by("position", "name")
+        self.stdout.write("Presets on offer: " + ", ".join(p.name for p in presets))
+        self.stdout.write("Computer players: easy, medium, hard, expert (choose when creating a game).")
+        self.stdout.write(f"Log in at {settings.SITE_URL.rstrip('/')}/accounts/login/ as "
+                          f"'{username}' with password '{password}' (admin: /admin/).")
+
+    def _stored_password(self) -> str:
+        path = Path(settings.BASE_DIR) / ".run" / "admin-password"
+        if path.exists():
+            return path.read_text().strip()
+        path.parent.mkdir(exist_ok=True)
+        password = secrets.token_urlsafe(12)
+        path.write_text(password + "\n")
+        path.chmod(0o600)
+        return password

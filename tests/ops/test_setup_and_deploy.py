@@ -1,0 +1,45 @@
+"""The newcomer's start (setup_site) and the production settings (check --deploy)."""
+
+import os
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.django_db
+def test_setup_site_creates_the_admin_once_and_prints_how_to_log_in(monkeypatch):
+    monkeypatch.setenv("ADMIN_PASSWORD", "a-fine-admin-password")
+    out = StringIO()
+    call_command("setup_site", stdout=out)
+    call_command("setup_site", stdout=out)
+    admins = get_user_model().objects.filter(username="admin")
+    assert admins.count() == 1
+    admin = admins.get()
+    assert admin.is_superuser and admin.check_password("a-fine-admin-password")
+    text = out.getvalue()
+    assert "'admin' with password 'a-fine-admin-password'" in text
+    assert "Classic" in text and "Perevodnoy" in text  # the seeded presets
+
+
+def test_check_deploy_passes_with_production_settings():
+    env = {
+        **os.environ,
+        "DEBUG": "false",
+        "SECRET_KEY": "x" * 20 + "-production-secret-key-with-enough-entropy-0123456789",
+        "ALLOWED_HOSTS": "durak.example.org",
+        "EMAIL_URL": "smtp://mailer:secret@mail.example.org:587",
+        "REDIS_URL": "redis://127.0.0.1:6379/0",
+    }
+    env.pop("DATABASE_URL", None)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
