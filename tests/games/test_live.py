@@ -19,7 +19,7 @@ from games import consumers, services
 from games.models import Game
 from tests.games.leaks import assert_no_leak
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.asyncio]
 
 VERSION = re.compile(r'data-version="(\d+)"')
 
