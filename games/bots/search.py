@@ -198,38 +198,73 @@ class SearchBot(Bot):
         return _match(self._monte_carlo(det, seat, team, candidates, deadline), legal)
 
     def _monte_carlo(self, det, seat, team, candidates, deadline):
+        """Common sampled deals for all candidates; a candidate that is clearly worse than
+        the leader on the same deals (paired difference below zero by PRUNE_SIGMAS standard
+        errors) stops being sampled, and when one is left it is played at once."""
         rng = self.rng
         params = self.params
-        totals = [0.0] * len(candidates)
+        results: list[list[float]] = [[] for _ in candidates]
+        active = list(range(len(candidates)))
         worlds = 0
         # With nothing hidden every sample is the same deal; vary the playouts instead.
         eps = self.epsilon
         clock = time.perf_counter
-        while True:
+        while len(active) > 1:
             world = det.sample(rng)
-            results = []
-            for action in candidates:
+            row = []
+            for i in active:
                 d = world.copy()
-                d.apply(seat, action)
-                results.append(playout(d, team, params, rng, eps))
+                d.apply(seat, candidates[i])
+                row.append(playout(d, team, params, rng, eps))
                 if worlds and clock() >= deadline:
                     break
             else:
-                for i, r in enumerate(results):
-                    totals[i] += r
+                for i, r in zip(active, row):
+                    results[i].append(r)
                 worlds += 1
                 if det.perfect and not eps:
                     eps = 0.1
+                if worlds % PRUNE_EVERY == 0:
+                    active = _prune(active, results)
+                    if worlds >= 4 * PRUNE_EVERY and all(results[i] == results[active[0]] for i in active):
+                        break  # every candidate fares exactly the same: nothing to learn
                 if clock() < deadline and worlds != self.max_worlds:
                     continue
             break
-        top = max(totals)
+        means = {i: sum(results[i]) / len(results[i]) if results[i] else 0.0 for i in active}
+        top = max(means.values())
+        best = [candidates[i] for i in active if means[i] == top]
         # Ties go to the heuristic's own choice, else to the first in the engine's order.
-        first = heuristic_action(world, seat, candidates if len(candidates) > 1 else None, params)
-        best = [a for a, t in zip(candidates, totals) if t == top]
-        choice = first if first in best else best[0]
-        self.last_stats.update({"worlds": worlds, "means": [t / max(worlds, 1) for t in totals]})
+        choice = best[0]
+        if len(best) > 1:
+            first = heuristic_action(det.sample(rng), seat, None, params)
+            choice = first if first in best else best[0]
+        self.last_stats.update({"worlds": worlds, "candidates": len(candidates),
+                                "left": len(active), "value": top})
         return choice
+
+
+PRUNE_EVERY = 8
+PRUNE_SIGMAS = 2.5
+
+
+def _prune(active: list[int], results: list[list[float]]) -> list[int]:
+    means = {i: sum(results[i]) / len(results[i]) for i in active}
+    leader = max(active, key=lambda i: means[i])
+    lead = results[leader]
+    keep = []
+    for i in active:
+        if i == leader:
+            keep.append(i)
+            continue
+        xs = results[i]
+        n = len(xs)
+        diffs = [x - lead[w] for w, x in enumerate(xs)]
+        m = sum(diffs) / n
+        var = sum((d - m) ** 2 for d in diffs) / (n - 1) if n > 1 else 1.0
+        if m + PRUNE_SIGMAS * (var / n) ** 0.5 >= 0:
+            keep.append(i)
+    return keep
 
 
 __all__ = ["SearchBot", "Solver", "playout", "outcome", "EXPERT_PARAMS",

@@ -50,13 +50,14 @@ def _chunk(job):
         for k in range(n):  # rotate: the tuned knobs sit at each seat once
             seats = [pa if (s - k) % n == 0 else pb for s in range(n)]
             deal = play(rules, f"{seed}/{i}", seats)
-            played += 1
+            played += int(not deal.draw)  # draws say nothing about who plays better
             lost += int(not deal.draw and deal.losing_team == rules.team_of(k % n))
     return lost, played
 
 
 def loss_rate(rules: Rules, a: Params, b: Params, decks: int, seed: str, pool) -> float:
-    """A's loss rate against B at a mirrored table (A at one seat, B at the others)."""
+    """A's share of the lost deals against B at a mirrored table (A at one seat, B at
+    the others; draws left out): 1/players when they are equally good."""
     step = max(1, decks // 16)
     jobs = [(rules.to_dict(), asdict(a), asdict(b), seed, s, min(step, decks - s))
             for s in range(0, decks, step)]
