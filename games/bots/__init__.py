@@ -26,7 +26,7 @@ from .search import EXPERT_PARAMS, SearchBot
 
 LEVELS = ("easy", "medium", "hard", "expert")
 LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert"}
-DEFAULT_BUDGETS = {"easy": 0.0, "medium": 0.0, "hard": 1.0, "expert": 2.5}
+DEFAULT_BUDGETS = {"easy": 0.0, "medium": 0.0, "hard": 1.0, "expert": 2.0}
 
 
 def make_bot(level: str, *, seed=None, budget: float | None = None) -> Bot:
