@@ -108,7 +108,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py 8 stops reading after 5 s by default (socket_timeout), exactly as
+            # long as channels_redis blocks waiting for a message: an idle table's consumer
+            # crashed with "Timeout reading from ..." every 5 s. Wait longer than that.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
         }
     }
 else:

@@ -91,6 +91,12 @@ class TableConsumer(WebsocketConsumer):
         # On success the group event brings the new table to everybody, this socket too.
 
     # ------------------------------------------------------------ rendering
+    def site_root(self) -> str:
+        """The page's own origin ("http://host:port") for absolute links such as the
+        invite link; AllowedHostsOriginValidator has already checked it."""
+        origin = dict(self.scope.get("headers") or []).get(b"origin", b"").decode("latin-1")
+        return origin if origin.startswith(("http://", "https://")) else ""
+
     def send_table(self, message=None):
         game = Game.objects.select_related("preset", "created_by").filter(pk=self.game_id).first()
         if game is None:
@@ -98,6 +104,7 @@ class TableConsumer(WebsocketConsumer):
             return
         cookies = self.scope.get("cookies") or {}
         html = views.table_html(game, self.user, invite=self.invite, message=message,
-                                csrf_token=cookies.get("csrftoken", ""), oob=True)
+                                csrf_token=cookies.get("csrftoken", ""), oob=True,
+                                site_root=self.site_root())
         self.sent_version = max(self.sent_version, game.version)
         self.send(text_data=html)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
@@ -138,15 +139,21 @@ def _table_context(game: Game, user, *, invite: str, message=None) -> dict:
     return ctx
 
 
-def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=False) -> str:
-    """The table partial for the WebSocket: swapped in by id (`hx-swap-oob`)."""
+def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=False,
+               site_root="") -> str:
+    """The table partial for the WebSocket: swapped in by id (`hx-swap-oob`).
+
+    `site_root` ("https://host") makes the invite link absolute; there is no request here.
+    """
     ctx = _table_context(game, user, invite=invite, message=message)
-    ctx.update({"csrf_token": csrf_token, "oob": oob})
+    ctx.update({"csrf_token": csrf_token, "oob": oob,
+                "site_root": site_root or settings.SITE_URL.rstrip("/")})
     return render_to_string(TABLE + "#table", ctx)
 
 
 def _render_table(request, game: Game, *, message=None, status=200):
     ctx = _table_context(game, request.user, invite=_invite(request), message=message)
+    ctx["site_root"] = f"{request.scheme}://{request.get_host()}"
     template = TABLE + "#table" if _partial(request) else TABLE
     return render(request, template, ctx, status=status)
 

@@ -1,0 +1,263 @@
+"""The browser tier: a real Daphne and a real Celery worker on 127.0.0.1, driven through a
+real Chromium with Playwright's sync API.
+
+The servers are subprocesses started once per session against pytest-django's test
+database on PostgreSQL (tests mark themselves `django_db(transaction=True,
+serialized_rollback=True)`, so what they make is committed and the seeded presets come
+back after each flush). Each process runs in its own process group, which teardown kills
+whole. Every wait is bounded.
+
+Needs what scripts/test starts (scripts/_services.sh): DATABASE_URL on PostgreSQL and
+REDIS_URL. The servers use their own Redis database number so that another tier's Celery
+worker never takes this tier's bot moves.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from django.db import connection
+
+from tests.e2e.helpers import TIMEOUT_MS
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+LOGS = ARTIFACTS / "e2e-logs"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+FAILURES = ARTIFACTS / "e2e-failures"
+CHROMIUM = os.getenv("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+E2E_REDIS_DB = 9  # the servers' own Redis database (broker and channel layer)
+
+# Django logs each 500 as "Internal Server Error: /path"; any traceback is a failure too.
+SERVER_ERROR = re.compile(r"Internal Server Error|Traceback \(most recent call last\)")
+
+
+# ----------------------------------------------------------------------------- processes
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(check, timeout: float, what: str, proc: subprocess.Popen | None = None,
+               log: Path | None = None):
+    """Poll `check()` until it is truthy; fail after `timeout` seconds or if `proc` died."""
+    end = time.monotonic() + timeout
+    while True:
+        result = check()
+        if result:
+            return result
+        if proc is not None and proc.poll() is not None:
+            tail = log.read_text(errors="replace")[-3000:] if log else ""
+            raise RuntimeError(f"{what}: the process exited with {proc.returncode}\n{tail}")
+        if time.monotonic() > end:
+            tail = log.read_text(errors="replace")[-3000:] if log else ""
+            raise TimeoutError(f"{what}: not ready after {timeout}s\n{tail}")
+        time.sleep(0.1)
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.2)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def spawn(name: str, args: list[str], env: dict) -> tuple[subprocess.Popen, Path]:
+    """Start `args` in its own process group, output to artifacts/e2e-logs/<name>.log."""
+    LOGS.mkdir(parents=True, exist_ok=True)
+    log = LOGS / f"{name}.log"
+    out = log.open("wb")
+    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    out.close()
+    return proc, log
+
+
+def stop(proc: subprocess.Popen, timeout: float = 10) -> None:
+    """TERM the process group, then KILL it if it lingers."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait(5)
+
+
+def with_db(url: str, path: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=path))
+
+
+@dataclass
+class Site:
+    """The running servers: `url` for the browser, logs to check for server errors."""
+
+    url: str
+    logs: list[Path]
+    procs: list[subprocess.Popen]
+    marks: dict = field(default_factory=dict)
+
+    def mark(self):
+        self.marks = {log: log.stat().st_size for log in self.logs}
+
+    def new_output(self) -> str:
+        text = []
+        for log in self.logs:
+            with log.open("rb") as f:
+                f.seek(self.marks.get(log, 0))
+                text.append(f.read().decode(errors="replace"))
+        return "\n".join(text)
+
+    def check_alive(self):
+        for proc in self.procs:
+            assert proc.poll() is None, f"{proc.args[:4]} exited with {proc.returncode}"
+
+
+@pytest.fixture(scope="session")
+def site(django_db_setup, django_db_blocker):
+    """Daphne and a Celery worker against the test database, for the whole session."""
+    database_url = os.getenv("DATABASE_URL", "")
+    redis_url = os.getenv("REDIS_URL", "")
+    if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url:
+        pytest.fail("The browser tier needs DATABASE_URL on PostgreSQL and REDIS_URL: run it "
+                    "through scripts/test (or source scripts/_services.sh && start_services).")
+    test_db = connection.settings_dict["NAME"]  # pytest-django's test database
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "durak_site.settings",
+        "DATABASE_URL": with_db(database_url, f"/{test_db}"),
+        "REDIS_URL": with_db(redis_url, f"/{E2E_REDIS_DB}"),
+        "BOT_MOVE_BUDGET": "0.05",
+        "DEBUG": "true",
+        "SERVE_STATIC": "true",
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the servers keep Django's safety check
+    port = free_port()
+    procs = []
+    try:
+        daphne, daphne_log = spawn("daphne", [
+            sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            "durak_site.asgi:application"], env)
+        procs.append(daphne)
+        worker, worker_log = spawn("celery-worker", [
+            sys.executable, "-m", "celery", "-A", "durak_site", "worker", "--pool=solo",
+            "--loglevel=info", "--without-gossip", "--without-mingle", "--without-heartbeat",
+            "-n", f"e2e-{port}@%h"], env)
+        procs.append(worker)
+        wait_until(lambda: port_open(port), 30, "daphne", daphne, daphne_log)
+        wait_until(lambda: "ready." in worker_log.read_text(errors="replace"), 30,
+                   "celery worker", worker, worker_log)
+        yield Site(url=f"http://127.0.0.1:{port}", logs=[daphne_log, worker_log], procs=procs)
+    finally:
+        # Before django_db_setup's teardown drops the database these processes use.
+        for proc in procs:
+            stop(proc)
+
+
+# ----------------------------------------------------------------------------- browser
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop running in this thread, so Django's
+    # async-safety check would refuse the test's own database work (the flush between
+    # tests, a superuser made by a test). The ORM is used synchronously here: allow it.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@dataclass
+class Watch:
+    """What went wrong in a page that the test did not ask for."""
+
+    server_errors: list = field(default_factory=list)
+    page_errors: list = field(default_factory=list)
+
+
+@pytest.fixture
+def live(site, request):
+    """The site for one test; afterwards no 500 and no traceback may have appeared."""
+    site.check_alive()
+    site.mark()
+    yield site
+    site.check_alive()
+    output = site.new_output()
+    found = SERVER_ERROR.search(output)
+    assert not found, f"the servers logged an error during the test:\n{output[-4000:]}"
+
+
+@pytest.fixture
+def new_page(browser, live, request):
+    """new_page(viewport=...) -> a page in a fresh browser context (a person of its own).
+
+    Every response with a 5xx status and every uncaught script error fails the test; on a
+    failure each page's screenshot is saved under artifacts/e2e-failures/.
+    """
+    contexts, watch = [], Watch()
+
+    def make(viewport=None, **options):
+        context = browser.new_context(base_url=live.url,
+                                      viewport=viewport or {"width": 1366, "height": 900},
+                                      **options)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("response", lambda r: r.status >= 500 and watch.server_errors.append(
+            f"{r.status} {r.request.method} {r.url}"))
+        page.on("pageerror", lambda e: watch.page_errors.append(str(e)))
+        return page
+
+    yield make
+    failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
+    if failed:
+        FAILURES.mkdir(parents=True, exist_ok=True)
+        for i, context in enumerate(contexts):
+            for j, page in enumerate(context.pages):
+                try:
+                    page.screenshot(path=FAILURES / f"{request.node.name}-{i}-{j}.png",
+                                    full_page=True)
+                except Exception:  # the screenshot is a courtesy; the failure is reported
+                    pass
+    for context in contexts:
+        context.close()
+    assert not watch.server_errors, f"server errors seen by the browser: {watch.server_errors}"
+    assert not watch.page_errors, f"script errors in the page: {watch.page_errors}"
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.rep_call = report
+    return report
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing():
+    """The servers hash with the site's own hashers, so the test process must too
+    (overrides tests/conftest.py's MD5-only setting for this tier)."""

@@ -1,0 +1,188 @@
+"""What a person does on the site, in Playwright: sign up, make a table, read the table,
+and choose a move among the cards and buttons the page offers.
+
+Moves are chosen from the DOM only (the clickable cards and buttons), never from the
+database's hidden state.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from dataclasses import dataclass, field
+
+from playwright.sync_api import Page, expect
+
+PASSWORD = "e2e-Durak-pass-7351"  # good enough for Django's password validators
+TIMEOUT_MS = 15_000  # Playwright's default for every action and wait in these tests
+
+TABLE_URL = re.compile(r"/games/(\d+)/(\?.*)?$")
+
+# One look at the table, read in one script run so that a swap can't tear it.
+STATE_JS = """() => {
+  const t = document.querySelector('#table');
+  if (!t) return null;
+  const turn = t.querySelector('.turn');
+  const text = turn ? turn.innerText : '';
+  return {
+    version: Number(t.dataset.version),
+    turn: text,
+    mine: /Your turn\\./.test(text),
+    over: /Game over\\./.test(text),
+    message: (t.querySelector('[role=alert]') || {}).innerText || '',
+    hand: [...t.querySelectorAll('fieldset.hand [data-card]')].map(c => c.dataset.card),
+    table: [...t.querySelectorAll('.pairs .card.attack, .pairs .card.defence')].map(c => c.dataset.card),
+    log: [...t.querySelectorAll('.log li')].map(li => li.innerText),
+  };
+}"""
+
+
+@dataclass
+class Person:
+    """A browser context with its one page; `ws_versions` lists the table versions that
+    reached this page over its WebSocket (parsed from the frames)."""
+
+    page: Page
+    username: str
+    ws_versions: list = field(default_factory=list)
+    navigations: list = field(default_factory=list)
+
+    def state(self) -> dict:
+        return self.page.evaluate(STATE_JS)
+
+    @property
+    def version(self) -> int:
+        return self.state()["version"]
+
+
+VERSION_IN_FRAME = re.compile(r'data-version="(\d+)"')
+
+
+def watch(page: Page, username: str) -> Person:
+    """Follow the page's WebSocket frames and its navigations."""
+    person = Person(page, username)
+
+    def on_ws(ws):
+        def on_frame(payload):
+            if isinstance(payload, str) and (m := VERSION_IN_FRAME.search(payload)):
+                person.ws_versions.append(int(m.group(1)))
+
+        ws.on("framereceived", on_frame)
+
+    page.on("websocket", on_ws)
+    page.on("framenavigated", lambda frame: frame == page.main_frame
+            and person.navigations.append(frame.url))
+    return person
+
+
+# ----------------------------------------------------------------------------- accounts
+def sign_up(page: Page, username: str) -> None:
+    page.goto("/accounts/signup/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password:", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    page.wait_for_url(re.compile(r"/$"))
+    expect(page.locator(".messages")).to_contain_text(f"Welcome, {username}!")
+    expect(page.locator(".site-header")).to_contain_text(username)
+
+
+# ----------------------------------------------------------------------------- lobby
+def create_game(page: Page, *, preset="Classic", players=2, bots=0, level="medium",
+                deals=1, private=False) -> int:
+    """Fill the lobby's "New game" form and make the table; returns the game's id."""
+    page.goto("/")
+    form = page.locator("#create-game")
+    form.get_by_label("Rules:", exact=True).select_option(label=preset)
+    form.get_by_label("Players:", exact=True).select_option(str(players))
+    form.get_by_label("Computer players:", exact=True).select_option(str(bots))
+    form.get_by_label("Computer level:", exact=True).select_option(level)
+    form.get_by_label("a number of deals").check()
+    form.get_by_label("How many:", exact=True).fill(str(deals))
+    if private:
+        form.get_by_label("Private:", exact=True).check()
+    form.get_by_role("button", name="Make the table").click()
+    page.wait_for_url(TABLE_URL)
+    page.wait_for_selector("#table")
+    return int(TABLE_URL.search(page.url).group(1))
+
+
+# ----------------------------------------------------------------------------- the table
+def wait_state(person: Person, predicate_js: str, arg=None, timeout=TIMEOUT_MS) -> dict:
+    """Wait until `predicate_js(state, arg)` holds for the page's table; returns the state."""
+    person.page.wait_for_function(
+        f"([arg]) => {{ const s = ({STATE_JS})(); return s && ({predicate_js})(s, arg); }}",
+        arg=[arg], timeout=timeout, polling=50)
+    return person.state()
+
+
+def wait_version_above(person: Person, version: int, timeout=TIMEOUT_MS) -> dict:
+    return wait_state(person, "(s, v) => s.version > v", version, timeout)
+
+
+def wait_my_turn_or_over(person: Person, timeout=TIMEOUT_MS) -> dict:
+    return wait_state(person, "(s) => s.mine || s.over", None, timeout)
+
+
+def wait_ws_version(person: Person, version: int, timeout=TIMEOUT_MS / 1000) -> None:
+    """Wait until a table of at least `version` arrived over the page's WebSocket."""
+    end = time.monotonic() + timeout
+    while not (person.ws_versions and max(person.ws_versions) >= version):
+        assert time.monotonic() < end, (
+            f"{person.username}'s page got no table of version {version} over its WebSocket "
+            f"(got {person.ws_versions[-5:]})")
+        person.page.wait_for_timeout(25)  # lets Playwright deliver events
+
+
+@dataclass
+class Move:
+    kind: str  # what was clicked: beat, attack, throw in, take, pass
+    before: int  # the version the page showed
+    after: int  # the version after the page's own answer
+
+
+def choose_and_play(person: Person, rng: random.Random) -> Move:
+    """On this person's turn, click a legal move that the page offers, and wait for the
+    answer: a lead or throw-in with the lowest offered card, a beat with the first offered
+    card, or take / pass."""
+    page = person.page
+    table = page.locator("#table")
+    state = person.state()
+    assert state["mine"], f"{person.username}: not my turn: {state['turn']!r}"
+    beats = table.locator("fieldset.beat")
+    cards = table.locator("fieldset.hand label.pick")
+    take = table.get_by_role("button", name="Take the cards")
+    pass_ = table.get_by_role("button", name="Pass (no more cards)")
+    play = table.get_by_role("button", name="Play selected", exact=True)
+    if beats.count() and (not take.count() or rng.random() < 0.85):
+        kind = "beat"
+        beats.first.locator("label.pick:not(.none)").first.click()
+        button = play
+    elif cards.count() and (not state["table"] or not pass_.count() or rng.random() < 0.3):
+        kind = "attack" if not state["table"] else "throw in"
+        cards.first.click()
+        expect(cards.first.locator("input")).to_be_checked()
+        button = play
+    elif take.count():
+        kind, button = "take", take
+    elif pass_.count():
+        kind, button = "pass", pass_
+    else:
+        raise AssertionError(f"{person.username}'s turn offers nothing to click: {state}")
+    with page.expect_response(lambda r: r.url.endswith("/play/")
+                              and r.request.method == "POST") as answer:
+        button.click()
+    after = wait_version_above(person, state["version"])
+    assert answer.value.status == 200, (
+        f"{person.username}'s {kind} was refused ({answer.value.status}): {after['message']}")
+    assert not after["message"], after["message"]
+    return Move(kind, state["version"], after["version"])
+
+
+def finish_line(state: dict) -> str:
+    """The end of the deal as the log says it: '<name> is the durak!' or the draw."""
+    for line in state["log"]:
+        if line.endswith("is the durak!") or "the deal is drawn" in line:
+            return line
+    raise AssertionError(f"no durak or draw in the log: {state['log'][:5]}")
