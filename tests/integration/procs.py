@@ -8,6 +8,7 @@ started, even when the test fails. Every wait here is bounded.
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import socket
@@ -145,6 +146,16 @@ class Proc:
             time.sleep(0.05)
 
 
+_LIVE: list[Proc] = []
+
+
+@atexit.register
+def _stop_leftovers() -> None:
+    """Last resort (pytest itself interrupted): no site process outlives the test run."""
+    for proc in _LIVE:
+        proc._signal_group(signal.SIGKILL)
+
+
 class Procs:
     """Starts the site's processes for one test and stops them all afterwards."""
 
@@ -159,6 +170,7 @@ class Procs:
         full_env = {**self.env, **(env or {})}
         proc = Proc(name, argv, full_env, self.log_dir / f"{self._count:02d}-{name}.log")
         self.started.append(proc)
+        _LIVE.append(proc)
         return proc
 
     def daphne(self, port: int | None = None, *, env: dict | None = None,
@@ -204,4 +216,6 @@ class Procs:
     def stop_all(self) -> None:
         for proc in reversed(self.started):
             proc.stop()
+            if proc in _LIVE:
+                _LIVE.remove(proc)
         self.started.clear()

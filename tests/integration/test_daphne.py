@@ -27,6 +27,7 @@ from .procs import LOOPBACK, wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
+IDLE_SECONDS = 7
 VERSION = re.compile(r'<section id="table"[^>]*data-version="(\d+)"')
 
 
@@ -93,7 +94,7 @@ def table_frame(ws, *, at_least: int, timeout: float = 15.0) -> tuple[str, int]:
 
 
 def test_a_move_posted_to_one_daphne_reaches_sockets_on_both(procs, duel):
-    (_a, port_a), (_b, port_b) = procs.daphne(), procs.daphne()
+    (daphne_a, port_a), (daphne_b, port_b) = procs.daphne(), procs.daphne()
     game = fresh(duel)
     version, mover = game.version, game.turn_seat
     other = 1 - mover
@@ -124,6 +125,19 @@ def test_a_move_posted_to_one_daphne_reaches_sockets_on_both(procs, duel):
                                  version)
         assert status == 409 and "The game has moved on" in html
         assert fresh(duel).version == version + 1
+
+        # Idle sockets keep listening (longer than redis-py's 5 s read timeout), and news
+        # flows the other way too: a move posted to Daphne A reaches the socket on B.
+        time.sleep(IDLE_SECONDS)
+        game = fresh(duel)
+        seat = game.turn_seat
+        status, html = post_move(port_a, game, session_cookie(user_at(game, seat)),
+                                 [plain_action(game)], game.version)
+        assert status == 200, html[:500]
+        for ws in (watcher, own):
+            assert table_frame(ws, at_least=game.version + 1)[1] == game.version + 1
+    for daphne in (daphne_a, daphne_b):
+        assert "Traceback" not in daphne.log(), daphne.tail()
 
 
 def test_a_socket_from_another_origin_is_refused_by_a_real_server(procs, duel, alice):

@@ -1,9 +1,15 @@
 """A Celery worker killed (SIGKILL, the whole process group) while a bot is mid-move.
 
 The bot task is `acks_late` with `reject_on_worker_lost`: the broker keeps the message
-unacknowledged while the task runs, and after the visibility timeout (5 s for these
-processes) the next worker takes it again. The bot then moves exactly once for that
-version, and the game goes on.
+unacknowledged while the bot thinks. Two ways bring the game back, and both must make the
+bot move exactly once for that version:
+- the broker redelivers the same task once its visibility timeout has passed (5 s for
+  the first test's processes; kombu looks for such messages when a worker starts, then
+  only every 100 s or so);
+- the beat's sweep wakes a bot that has held the initiative for 15 s with nothing
+  moving (`services.wake_stalled_bots`), which comes first with the site's 60 s timeout.
+The bots of the killed worker think for a minute (tests/integration/slow_bot_worker.py),
+so the kill surely lands mid-move.
 """
 
 import json
@@ -30,55 +36,41 @@ def trace(path):
         return []
 
 
-def test_a_bot_move_survives_its_worker_being_killed(procs, real_services, tmp_path, alice,
-                                                      classic, seeded):
+def bots_turn(alice, classic):
+    """alice against a hard bot, moved on until the bot is to act; its turn is queued."""
     game = services.create_game(alice, classic, players=2, bots=["hard"],
                                 move_time=timedelta(hours=1))
     while not services.bot_holds_initiative(fresh(game)):  # alice moves until it's the bot's turn
         services.play(game.pk, alice, [plain_action(game)], fresh(game).version)
     game = fresh(game)
-    version, bot_seat = game.version, game.turn_seat
-    assert bot_seat == 1
+    assert game.turn_seat == 1
     assert not moves(game, kind=Move.Kind.BOT)
-    # The bot's turn is queued on the broker (after the commit of the last change).
-    assert real_services.llen("celery") >= 1
+    return game
 
-    # 1. A worker whose bot thinks for a long time takes the task...
-    first_trace = tmp_path / "first.jsonl"
-    env = {"CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT)}
+
+def kill_mid_move(procs, redis, game, trace_path, visibility_timeout):
+    """Start a worker whose bot thinks for a minute, wait until the bot is thinking about
+    this game's current version, then SIGKILL the worker's process group. Returns the
+    trace record of the killed task."""
+    version = game.version
+    assert redis.llen("celery") >= 1  # the bot's turn is queued (after the last commit)
     doomed = procs.worker("doomed", concurrency=1, module="tests.integration.slow_bot_worker",
-                          env={**env, "TEST_BOT_THINK_SECONDS": "60",
-                               "TEST_BOT_TRACE": str(first_trace)})
-    started = wait_until(lambda: [r for r in trace(first_trace) if r["args"] == [game.pk, version]],
+                          env={"CELERY_VISIBILITY_TIMEOUT": str(visibility_timeout),
+                               "TEST_BOT_THINK_SECONDS": "60", "TEST_BOT_TRACE": str(trace_path)})
+    started = wait_until(lambda: [r for r in trace(trace_path) if r["args"] == [game.pk, version]],
                          timeout=30, what="the bot to start thinking", proc=doomed)[0]
-    # ...and holds it unacknowledged while the bot thinks.
-    assert real_services.hlen("unacked") == 1
-    assert fresh(game).version == version
-
-    # 2. Kill it mid-move: the worker and its pool process, no chance to clean up.
-    doomed.kill()
+    # acks_late: the broker holds the message, unacknowledged, while the bot thinks.
+    assert redis.hlen("unacked") == 1
+    doomed.kill()  # the worker and its pool process, with no chance to clean up
     assert not doomed.alive
     assert fresh(game).version == version, "the bot moved before the kill: the test proves nothing"
-    assert real_services.hlen("unacked") == 1  # the broker still holds the message
+    assert redis.hlen("unacked") == 1  # the broker still holds the message
+    return started
 
-    # 3. Once the visibility timeout has passed, a new worker takes the task again.
-    (_tag, delivered_at), = real_services.zrange("unacked_index", 0, -1, withscores=True)
-    time.sleep(max(0.0, delivered_at + VISIBILITY_TIMEOUT + 0.5 - time.time()))
-    second_trace = tmp_path / "second.jsonl"
-    worker = procs.worker("rescuer", concurrency=1, module="tests.integration.slow_bot_worker",
-                          env={**env, "TEST_BOT_TRACE": str(second_trace)})
-    wait_until(lambda: fresh(game).version > version, timeout=40, interval=0.2,
-               what="the redelivered bot turn to move", proc=worker)
 
-    # The same task (same id), redelivered by the broker, made the move: once.
-    redone = [r for r in trace(second_trace) if r["task"] == started["task"]]
-    assert redone and redone[0]["redelivered"], (started, trace(second_trace))
-    made = moves(game, seq=version + 1)
-    assert [(m.kind, m.seat) for m in made] == [(Move.Kind.BOT, bot_seat)]
-    wait_until(lambda: real_services.hlen("unacked") == 0, timeout=10,
-               what="the task to be acknowledged", proc=worker)
-
-    # 4. The game goes on: alice answers, and the bot answers her through the new worker.
+def hand_back_and_go_on(game, alice, worker, bot_seat=1):
+    """After the rescued bot move: alice answers and the bot answers her (the game goes
+    on), and the move log has no gap and no duplicate."""
     def humans_turn():
         current = fresh(game)
         return None if services.bot_holds_initiative(current) else current
@@ -92,5 +84,54 @@ def test_a_bot_move_survives_its_worker_being_killed(procs, real_services, tmp_p
         assert moves(game, seq=after.version + 1)[0].kind == Move.Kind.BOT
     game = fresh(game)
     assert [m.seq for m in moves(game)] == list(range(1, game.version + 1))
-    bot_seqs = [m.seq for m in moves(game, kind=Move.Kind.BOT)]
-    assert len(bot_seqs) == len(set(bot_seqs))
+
+
+def test_the_broker_redelivers_a_bot_move_whose_worker_was_killed(procs, real_services, tmp_path,
+                                                                    alice, classic, seeded):
+    game = bots_turn(alice, classic)
+    version = game.version
+    started = kill_mid_move(procs, real_services, game, tmp_path / "first.jsonl",
+                            VISIBILITY_TIMEOUT)
+
+    # Once the visibility timeout has passed, a new worker takes the same task again.
+    (_tag, delivered_at), = real_services.zrange("unacked_index", 0, -1, withscores=True)
+    time.sleep(max(0.0, delivered_at + VISIBILITY_TIMEOUT + 0.5 - time.time()))
+    second_trace = tmp_path / "second.jsonl"
+    worker = procs.worker("rescuer", concurrency=1, module="tests.integration.slow_bot_worker",
+                          env={"CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
+                               "TEST_BOT_TRACE": str(second_trace)})
+    wait_until(lambda: fresh(game).version > version, timeout=40, interval=0.2,
+               what="the redelivered bot turn to move", proc=worker)
+
+    # The same task (same id), redelivered by the broker, made the move: once.
+    redone = [r for r in trace(second_trace) if r["task"] == started["task"]]
+    assert redone and redone[0]["redelivered"], (started, trace(second_trace))
+    assert [(m.kind, m.seat) for m in moves(game, seq=version + 1)] == [(Move.Kind.BOT, 1)]
+    wait_until(lambda: real_services.hlen("unacked") == 0, timeout=10,
+               what="the task to be acknowledged", proc=worker)
+    hand_back_and_go_on(game, alice, worker)
+
+
+def test_the_sweep_wakes_a_bot_whose_worker_was_killed(procs, real_services, tmp_path, alice,
+                                                      classic, seeded):
+    """With the site's own visibility timeout (60 s) a worker restarted at once finds no
+    message to take back yet: the beat's sweep (wake_stalled_bots, 15 s after the last
+    change) queues a new bot turn, and the bot moves once."""
+    game = bots_turn(alice, classic)
+    version = game.version
+    started = kill_mid_move(procs, real_services, game, tmp_path / "first.jsonl", 60)
+
+    second_trace = tmp_path / "second.jsonl"
+    worker = procs.worker("restarted", concurrency=1, module="tests.integration.slow_bot_worker",
+                          env={"TEST_BOT_TRACE": str(second_trace)})
+    beat = procs.beat()
+    wait_until(lambda: fresh(game).version > version, timeout=45, interval=0.25,
+               what="the sweep to wake the bot", proc=beat)
+
+    woken = [r for r in trace(second_trace) if r["args"] == [game.pk, version]]
+    assert woken and woken[0]["task"] != started["task"] and not woken[0]["redelivered"], woken
+    assert [(m.kind, m.seat) for m in moves(game, seq=version + 1)] == [(Move.Kind.BOT, 1)]
+    # The killed task's message is still held by the broker; when it comes back it finds
+    # the game moved on and does nothing (bot_turn checks the version).
+    assert real_services.hlen("unacked") == 1
+    hand_back_and_go_on(game, alice, worker)
