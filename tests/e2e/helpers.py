@@ -26,6 +26,9 @@ STATE_JS = """() => {
   const turn = t.querySelector('.turn');
   const text = turn ? turn.innerText : '';
   return {
+    // htmx marks swapped-in content htmx-added until it has wired up its forms: a click
+    // before that (20 ms after an answer) would send a plain, non-htmx form.
+    ready: !t.classList.contains('htmx-added') && !t.querySelector('.htmx-added'),
     version: Number(t.dataset.version),
     turn: text,
     mine: /Your turn\\./.test(text),
@@ -110,9 +113,10 @@ def create_game(page: Page, *, preset="Classic", players=2, bots=0, level="mediu
 
 # ----------------------------------------------------------------------------- the table
 def wait_state(person: Person, predicate_js: str, arg=None, timeout=TIMEOUT_MS) -> dict:
-    """Wait until `predicate_js(state, arg)` holds for the page's table; returns the state."""
+    """Wait until the page's table is ready (htmx has wired it up) and
+    `predicate_js(state, arg)` holds; returns the state."""
     person.page.wait_for_function(
-        f"([arg]) => {{ const s = ({STATE_JS})(); return s && ({predicate_js})(s, arg); }}",
+        f"([arg]) => {{ const s = ({STATE_JS})(); return s && s.ready && ({predicate_js})(s, arg); }}",
         arg=[arg], timeout=timeout, polling=50)
     return person.state()
 
@@ -148,7 +152,7 @@ def choose_and_play(person: Person, rng: random.Random) -> Move:
     card, or take / pass."""
     page = person.page
     table = page.locator("#table")
-    state = person.state()
+    state = wait_state(person, "(s) => true")
     assert state["mine"], f"{person.username}: not my turn: {state['turn']!r}"
     beats = table.locator("fieldset.beat")
     cards = table.locator("fieldset.hand label.pick")
@@ -178,6 +182,20 @@ def choose_and_play(person: Person, rng: random.Random) -> Move:
         f"{person.username}'s {kind} was refused ({answer.value.status}): {after['message']}")
     assert not after["message"], after["message"]
     return Move(kind, state["version"], after["version"])
+
+
+def play_against_bots(person: Person, rng: random.Random, *, max_moves=300,
+                      seconds=90.0) -> list[Move]:
+    """Play this person's turns until the game is over; the bots answer through the
+    Celery worker and their moves arrive over the WebSocket."""
+    moves, end = [], time.monotonic() + seconds
+    for _ in range(max_moves):
+        state = wait_my_turn_or_over(person, timeout=20_000)
+        if state["over"]:
+            return moves
+        moves.append(choose_and_play(person, rng))
+        assert time.monotonic() < end, f"the game took too long ({len(moves)} moves)"
+    raise AssertionError(f"no end after {max_moves} moves")
 
 
 def finish_line(state: dict) -> str:

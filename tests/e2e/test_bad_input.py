@@ -1,0 +1,137 @@
+"""Bad input through the browser: a tampered move form and a replayed move are refused
+with a clear message on the table, answer 4xx (never 500) and change nothing."""
+
+import random
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Game, Move
+from tests.e2e.helpers import (
+    choose_and_play,
+    create_game,
+    sign_up,
+    wait_my_turn_or_over,
+    wait_state,
+    wait_version_above,
+    watch,
+)
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+DECK36 = [rank + suit for suit in "SHDC" for rank in "6789TJQKA"]
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+# A card input of the move form: a hand card (attack) or a beat option (defend).
+CARD_INPUT = "#move input[value^='attack:'], #move input[value^='defend:']"
+
+
+def label(code):
+    return ("10" if code[0] == "T" else code[0]) + SUITS[code[1]]
+
+
+def recorded(game_id):
+    game = Game.objects.get(pk=game_id)
+    return game.version, Move.objects.filter(game=game).count(), game.state
+
+
+def my_turn_with_cards(person, rng):
+    """Play on (take or pass when that is all there is) until it is this person's turn
+    with cards to choose in the move form."""
+    for _ in range(30):
+        state = wait_my_turn_or_over(person)
+        assert not state["over"], "the deal ended before a turn with cards to choose"
+        if person.page.locator(CARD_INPUT).count():
+            return state
+        choose_and_play(person, rng)
+    raise AssertionError("no turn with cards to choose")
+
+
+def submit_refused(person, click) -> tuple[int, str]:
+    """Click, wait for the refusal; returns (status, the message shown on the table)."""
+    page = person.page
+    navigations = len(person.navigations)
+    with page.expect_response(lambda r: r.url.endswith("/play/")) as answer:
+        click()
+    state = wait_state(person, "(s) => s.message")
+    # The message is shown on the table, in the page as it was: no reload, no error page.
+    assert len(person.navigations) == navigations
+    expect(page.locator(".site-header")).to_be_visible()
+    expect(page.locator("#table fieldset.hand")).to_be_visible()
+    return answer.value.status, state["message"]
+
+
+def test_a_tampered_form_and_a_replayed_move_are_refused_and_change_nothing(new_page):
+    rng = random.Random(3)
+    zoya = watch(new_page(), "zoya")
+    sign_up(zoya.page, "zoya")
+    game_id = create_game(zoya.page, preset="Classic", players=2, bots=1, level="easy")
+    page = zoya.page
+    play = page.locator("#table").get_by_role("button", name="Play selected", exact=True)
+
+    # 1. A card value changed to a card zoya does not hold.
+    state = my_turn_with_cards(zoya, rng)
+    before = recorded(game_id)
+    foreign = next(c for c in DECK36 if c not in state["hand"] and c not in state["table"])
+    tampered = page.evaluate("""([foreign, selector]) => {
+        const input = document.querySelector(selector);
+        const parts = input.value.split(':');
+        parts[parts.length - 1] = foreign;
+        input.value = parts.join(':');
+        input.checked = true;
+        return input.value;
+    }""", [foreign, CARD_INPUT])
+    assert tampered.endswith(":" + foreign)
+    status, message = submit_refused(zoya, play.click)
+    assert status == 400
+    assert f"You don't hold the {label(foreign)}." in message
+    after = zoya.state()
+    assert (after["version"], after["hand"], after["table"]) == (
+        state["version"], state["hand"], state["table"])
+    assert recorded(game_id) == before, "nothing changed"
+
+    # 2. A card code that is no card at all.
+    page.evaluate("""(selector) => {
+        const input = document.querySelector(selector);
+        input.value = 'attack:1X';
+        input.checked = true;
+    }""", CARD_INPUT)
+    status, message = submit_refused(zoya, play.click)
+    assert status == 400 and "Unknown card code '1X'" in message, message
+    assert recorded(game_id) == before
+
+    # 3. The version changed to a stale one, with a legal card chosen.
+    page.evaluate("""() => {
+        const v = document.querySelector('#move input[name=version]');
+        v.value = String(Number(v.value) - 1);
+    }""")
+    page.locator(CARD_INPUT).first.locator("xpath=..").click()
+    status, message = submit_refused(zoya, play.click)
+    assert status == 409 and "The game has moved on" in message, message
+    assert zoya.state()["version"] == state["version"]
+    assert recorded(game_id) == before
+
+    # The message goes away with the next good move, which is played normally.
+    state = my_turn_with_cards(zoya, rng)
+    page.locator(CARD_INPUT).first.locator("xpath=..").click()
+    form_data = page.evaluate(
+        "() => [...new FormData(document.querySelector('#move')).entries()]")
+    assert any(k == "action" or k.startswith("beat_") for k, v in form_data if v)
+    with page.expect_response(lambda r: r.url.endswith("/play/")) as answer:
+        play.click()
+    assert answer.value.status == 200
+    wait_version_above(zoya, state["version"])
+    expect(page.locator("#table [role=alert]")).to_have_count(0)
+
+    # 4. The same form data sent again: refused, nothing played twice.
+    state = wait_my_turn_or_over(zoya)
+    assert not state["over"]
+    before = recorded(game_id)
+    status, message = submit_refused(zoya, lambda: page.evaluate(
+        """([url, entries]) => {
+            const values = {};
+            for (const [k, v] of entries) (values[k] = values[k] || []).push(v);
+            htmx.ajax('POST', url, {target: '#table', swap: 'outerHTML', values});
+        }""", [f"/games/{game_id}/play/", form_data]))
+    assert status == 409 and "The game has moved on" in message, message
+    assert zoya.state()["version"] == state["version"]
+    assert recorded(game_id) == before, "the replayed move was not played again"
