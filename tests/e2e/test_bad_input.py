@@ -64,8 +64,21 @@ def test_a_tampered_form_and_a_replayed_move_are_refused_and_change_nothing(new_
     rng = random.Random(3)
     zoya = watch(new_page(), "zoya")
     sign_up(zoya.page, "zoya")
-    game_id = create_game(zoya.page, preset="Classic", players=2, bots=1, level="easy")
+
+    # 0. The lobby's form with no seat left for zoya: the form comes back with the reason.
     page = zoya.page
+    form = page.locator("#create-game")
+    form.get_by_label("Players:", exact=True).select_option("2")
+    form.get_by_label("Computer players:", exact=True).select_option("2")
+    navigations = len(zoya.navigations)
+    with page.expect_response(lambda r: r.url.endswith("/games/new/")) as answer:
+        form.get_by_role("button", name="Make the table").click()
+    assert answer.value.status == 400
+    expect(page.locator("#create-game")).to_contain_text("Leave a seat for yourself: at most 1")
+    expect(page.locator(".site-header")).to_be_visible()
+    assert len(zoya.navigations) == navigations and not Game.objects.exists()
+
+    game_id = create_game(zoya.page, preset="Classic", players=2, bots=1, level="easy")
     play = page.locator("#table").get_by_role("button", name="Play selected", exact=True)
 
     # 1. A card value changed to a card zoya does not hold.
