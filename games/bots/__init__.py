@@ -15,8 +15,8 @@ Levels (`LEVELS`, labels in `LEVEL_LABELS`, default thinking time in `DEFAULT_BU
   the heuristic, exact search once the hidden cards are known (`search.py`), ~1 s a move;
 - expert: the same search with a larger budget and playouts by a self-play-tuned heuristic.
 
-Bots are pure Python (no Django): a Celery task calls `choose_action` and hands the action
-to the game service.
+Bots are pure Python (no Django): a Celery task calls `bot_move(level, view)` with the
+bot seat's view (JSON) and hands the returned action (JSON) to the game service.
 """
 
 from __future__ import annotations
@@ -50,4 +50,14 @@ def choose_action(level: str, view: dict, *, budget: float | None = None, seed=N
     return make_bot(level, seed=seed, budget=budget).act(view)
 
 
-__all__ = ["Bot", "LEVELS", "LEVEL_LABELS", "DEFAULT_BUDGETS", "make_bot", "choose_action"]
+def bot_move(level: str, view: dict, *, budget: float | None = None, seed=None) -> dict:
+    """`choose_action` for a Celery task: JSON in, JSON out (`action_from_dict` reads it).
+
+    A move takes about its budget (Hard 1 s, Expert 2 s; Easy and Medium a millisecond),
+    so a task with `soft_time_limit = budget + 2` never times out in normal operation.
+    """
+    return choose_action(level, view, budget=budget, seed=seed).to_dict()
+
+
+__all__ = ["Bot", "LEVELS", "LEVEL_LABELS", "DEFAULT_BUDGETS", "make_bot", "choose_action",
+           "bot_move"]

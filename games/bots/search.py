@@ -23,6 +23,7 @@ EXCHANGE = ExchangeTrump()
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 MAX_PLAYOUT_STEPS = 2000
 MAX_SOLVER_DEPTH = 300
+BUDGET_USE = 0.9
 
 # Expert's playout policy: the heuristic's knobs as tuned by self-play (see tune.py).
 EXPERT_PARAMS = DEFAULT
@@ -99,7 +100,7 @@ class Solver:
         if d.over:
             return outcome(d, self.team)
         self.nodes += 1
-        if not self.nodes & 1023 and time.perf_counter() > self.deadline:
+        if not self.nodes & 127 and time.perf_counter() > self.deadline:
             raise Timeout
         if depth > MAX_SOLVER_DEPTH:
             raise Timeout  # pragma: no cover - two hands can't pass cards round for ever
@@ -172,7 +173,8 @@ class SearchBot(Bot):
 
     def decide(self, view, legal, budget):
         start = time.perf_counter()
-        deadline = start + max(budget, 0.0)
+        budget = max(budget, 0.0) * BUDGET_USE  # headroom for the last playout and the OS
+        deadline = start + budget
         seat = view["seat"]
         det = Determinizer(view)
         team = det.rules.team_of(seat)
@@ -183,7 +185,7 @@ class SearchBot(Bot):
             # out by the winning move; otherwise Monte Carlo picks, among the moves that
             # hold the best exact value, the one a fallible opponent most often spoils.
             world = det.sample(self.rng)
-            solver = Solver(world, team, start + max(budget, 0.0) * 0.7, self.params)
+            solver = Solver(world, team, start + budget * 0.7, self.params)
             try:
                 values = solver.values(world, seat, candidates)
             except Timeout:

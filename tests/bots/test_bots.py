@@ -198,3 +198,15 @@ def test_rotations():
     assert rotations(["a", "b", "a", "b"]) == [["a", "b", "a", "b"], ["b", "a", "b", "a"]]
     assert len(rotations(["h", "m", "m", "m"])) == 4
 
+
+
+def test_bot_move_is_json_in_json_out():
+    from games.bots import bot_move
+    from games.engine import action_from_dict
+
+    deal = Deal.start(Rules(players=3), seed=8)
+    seat = deal.to_act
+    view = json.loads(json.dumps(deal.view(seat)))
+    move = bot_move("hard", view, budget=0.02, seed=1)
+    assert json.loads(json.dumps(move)) == move
+    assert action_from_dict(move) in deal.legal_actions(seat)
