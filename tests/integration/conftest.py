@@ -68,6 +68,7 @@ def site_env(real_services):
         "DEBUG": "True",
     })
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tier for its own use
     return env
 
 
