@@ -4,7 +4,8 @@
 
 Before the worker starts, `games.services.bot_action` is wrapped: it appends one JSON line
 to $TEST_BOT_TRACE (the task's id, arguments and whether the broker redelivered it), then
-sleeps $TEST_BOT_THINK_SECONDS before the real bot chooses. A test can then kill the
+sleeps $TEST_BOT_THINK_SECONDS before the real bot chooses (on a task's first delivery
+only: a redelivered task thinks at once). A test can then kill the
 worker while a bot is known to be mid-move (test_worker_death.py). Everything else is the
 site's own worker.
 """
@@ -42,7 +43,8 @@ def slow_bot_action(level, view):
     if TRACE:
         with open(TRACE, "a") as f:
             f.write(json.dumps(record) + "\n")
-    time.sleep(THINK_SECONDS)
+    if not record["redelivered"]:
+        time.sleep(THINK_SECONDS)
     return real_bot_action(level, view)
 
 

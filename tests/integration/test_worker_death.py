@@ -7,12 +7,16 @@ bot move exactly once for that version:
   the first test's processes; kombu looks for such messages when a worker starts, then
   only every 100 s or so);
 - the beat's sweep wakes a bot that has held the initiative for 15 s with nothing
-  moving (`services.wake_stalled_bots`), which comes first with the site's 60 s timeout.
+  moving (`services.wake_stalled_bots`), which comes first with the site's 60 s timeout;
+- and when only the pool process dies, the worker puts the task back at once
+  (`reject_on_worker_lost`).
 The bots of the killed worker think for a minute (tests/integration/slow_bot_worker.py),
 so the kill surely lands mid-move.
 """
 
 import json
+import os
+import signal
 import time
 from datetime import timedelta
 
@@ -134,4 +138,28 @@ def test_the_sweep_wakes_a_bot_whose_worker_was_killed(procs, real_services, tmp
     # The killed task's message is still held by the broker; when it comes back it finds
     # the game moved on and does nothing (bot_turn checks the version).
     assert real_services.hlen("unacked") == 1
+    hand_back_and_go_on(game, alice, worker)
+
+
+def test_a_killed_pool_process_has_its_bot_move_requeued_at_once(procs, real_services, tmp_path,
+                                                                  alice, classic, seeded):
+    """Only the pool process dies (say the kernel's OOM killer): the worker itself sees the
+    loss and, with reject_on_worker_lost, puts the task back at once, without waiting for
+    any visibility timeout."""
+    game = bots_turn(alice, classic)
+    version = game.version
+    trace_path = tmp_path / "trace.jsonl"
+    worker = procs.worker("pool", concurrency=1, module="tests.integration.slow_bot_worker",
+                          env={"TEST_BOT_THINK_SECONDS": "60", "TEST_BOT_TRACE": str(trace_path)})
+    first = wait_until(lambda: [r for r in trace(trace_path) if r["args"] == [game.pk, version]],
+                       timeout=30, what="the bot to start thinking", proc=worker)[0]
+    assert first["pid"] != worker.pid and not first["redelivered"]
+    os.kill(first["pid"], signal.SIGKILL)
+
+    wait_until(lambda: fresh(game).version > version, timeout=30, interval=0.2,
+               what="the requeued bot turn to move", proc=worker)
+    again = [r for r in trace(trace_path) if r["task"] == first["task"] and r is not first]
+    assert again and again[-1]["redelivered"] and again[-1]["pid"] != first["pid"], trace(trace_path)
+    assert [(m.kind, m.seat) for m in moves(game, seq=version + 1)] == [(Move.Kind.BOT, 1)]
+    assert "WorkerLostError" in worker.log(), worker.tail()
     hand_back_and_go_on(game, alice, worker)
