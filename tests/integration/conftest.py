@@ -4,6 +4,12 @@ scripts/test runs this tier with DATABASE_URL (PostgreSQL) and REDIS_URL set. Te
 pytest-django's transactional database (`test_<name>`): their rows are committed, so a
 Daphne or Celery process started with DATABASE_URL pointing at that test database sees
 them. Nothing is skipped: without PostgreSQL or Redis the tier fails and says why.
+
+Run this tier alone:
+    source scripts/_venv.sh && source scripts/_services.sh && start_services
+    python -m pytest -m integration tests/integration; stop_services
+A failing test's process logs are in its tmp_path (logs/NN-name.log); the assertion
+messages carry their last lines.
 """
 
 from __future__ import annotations

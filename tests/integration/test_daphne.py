@@ -136,6 +136,15 @@ def test_a_move_posted_to_one_daphne_reaches_sockets_on_both(procs, duel):
         assert status == 200, html[:500]
         for ws in (watcher, own):
             assert table_frame(ws, at_least=game.version + 1)[1] == game.version + 1
+
+        # A move sent over one server's socket (htmx ws-send) reaches the other's.
+        game = fresh(duel)
+        sockets = {other: watcher, mover: own}
+        sender, listener = sockets[game.turn_seat], sockets[1 - game.turn_seat]
+        sender.send(json.dumps({"actions": [plain_action(game)], "version": game.version}))
+        for ws in (sender, listener):
+            assert table_frame(ws, at_least=game.version + 1)[1] == game.version + 1
+        assert moves(game, seq=game.version + 1)[0].kind == Move.Kind.MOVE
     for daphne in (daphne_a, daphne_b):
         assert "Traceback" not in daphne.log(), daphne.tail()
 
