@@ -1,11 +1,11 @@
 """The browser tier: a real Daphne and a real Celery worker on 127.0.0.1, driven through a
 real Chromium with Playwright's sync API.
 
-The servers are subprocesses started once per session against pytest-django's test
-database on PostgreSQL (tests mark themselves `django_db(transaction=True,
-serialized_rollback=True)`, so what they make is committed and the seeded presets come
-back after each flush). Each process runs in its own process group, which teardown kills
-whole. Every wait is bounded.
+The servers are subprocesses started once for this package against pytest-django's test
+database on PostgreSQL (tests mark themselves `django_db(transaction=True)`, so what they
+make is committed; the seeded rule presets are put back before each test, as the flush
+after a transactional test empties every table). Each process runs in its own process
+group, which teardown kills whole. Every wait is bounded.
 
 Needs what scripts/test starts (scripts/_services.sh): DATABASE_URL on PostgreSQL and
 REDIS_URL. The servers use their own Redis database number so that another tier's Celery
@@ -14,6 +14,7 @@ worker never takes this tier's bot moves.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import signal
@@ -134,9 +135,9 @@ class Site:
             assert proc.poll() is None, f"{proc.args[:4]} exited with {proc.returncode}"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def site(django_db_setup, django_db_blocker):
-    """Daphne and a Celery worker against the test database, for the whole session."""
+    """Daphne and a Celery worker against the test database, for this package's tests."""
     database_url = os.getenv("DATABASE_URL", "")
     redis_url = os.getenv("REDIS_URL", "")
     if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url:
@@ -177,18 +178,27 @@ def site(django_db_setup, django_db_blocker):
 
 
 # ----------------------------------------------------------------------------- browser
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
     from playwright.sync_api import sync_playwright
 
     # Playwright's sync API keeps an event loop running in this thread, so Django's
     # async-safety check would refuse the test's own database work (the flush between
-    # tests, a superuser made by a test). The ORM is used synchronously here: allow it.
+    # tests, a superuser made by a test). The ORM is used synchronously here: allow it
+    # while the browser runs.
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                        headless=True)
+            yield browser
+            browser.close()
+    finally:
+        if before is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
 
 @dataclass
@@ -255,6 +265,18 @@ def pytest_runtest_makereport(item, call):
     if report.when == "call":
         item.rep_call = report
     return report
+
+
+@pytest.fixture(autouse=True)
+def _presets(transactional_db):
+    """The rule presets as the migration seeds them. (Not serialized_rollback: Django keeps
+    the serialized data on the connection object, and once Playwright's event loop runs in
+    this thread Django's context-local connections hand out another object, without it.)"""
+    from games.models import RulePreset
+
+    seed = importlib.import_module("games.migrations.0002_seed_presets")
+    for fields in seed.PRESETS:
+        RulePreset.objects.update_or_create(name=fields["name"], defaults=fields)
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.helpers import PASSWORD, create_game, finish_line, play_against_bots, watch
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_preset_made_in_the_admin_is_offered_and_played(new_page, django_user_model):

@@ -17,7 +17,7 @@ from tests.e2e.helpers import (
     watch,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 DECK36 = [rank + suit for suit in "SHDC" for rank in "6789TJQKA"]
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

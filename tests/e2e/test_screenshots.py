@@ -17,7 +17,7 @@ from tests.e2e.helpers import (
     watch,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -18,7 +18,7 @@ from tests.e2e.helpers import (
     watch,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 MAX_MOVES = 400  # a two-player deal of 36 cards takes far fewer
 PLAY_SECONDS = 150
