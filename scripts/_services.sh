@@ -21,7 +21,7 @@ SERVICES_DIR=""
 start_services() {
     SERVICES_DIR="$(mktemp -d /tmp/durak-services.XXXXXX)"
     chmod 755 "$SERVICES_DIR"
-    local pg_bin pg_port=55432 redis_port=56379
+    local pg_bin pg_port="${TEST_PG_PORT:-55432}" redis_port="${TEST_REDIS_PORT:-56379}"
     pg_bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
     mkdir -p "$SERVICES_DIR/pg"
     local as_pg=()
