@@ -41,8 +41,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 E2E_REDIS_DB = 9  # the servers' own Redis database (broker and channel layer)
 
-# Django logs each 500 as "Internal Server Error: /path"; any traceback is a failure too.
-SERVER_ERROR = re.compile(r"Internal Server Error|Traceback \(most recent call last\)")
+# Django logs each 500 as "Internal Server Error: /path"; any traceback, and anything
+# logged at ERROR or CRITICAL (a refused bot move, a failed task), is a failure too.
+SERVER_ERROR = re.compile(
+    r"Internal Server Error|Traceback \(most recent call last\)|\bERROR\b|\bCRITICAL\b")
 
 
 # ----------------------------------------------------------------------------- processes

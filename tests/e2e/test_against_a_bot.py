@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def test_it_plays_a_deal_against_a_bot_to_the_end(new_page):
     vera = watch(new_page(), "vera")
     sign_up(vera.page, "vera")
-    create_game(vera.page, preset="Classic", players=2, bots=1, level="easy")
+    create_game(vera.page, preset="Classic", players=2, bots=1, level="medium")
 
     # With one human and one bot the table is full: the deal starts at once.
     table = vera.page.locator("#table")
