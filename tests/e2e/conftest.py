@@ -27,6 +27,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+import redis
 from django.db import connection
 
 from tests.e2e.helpers import TIMEOUT_MS
@@ -138,7 +139,7 @@ class Site:
 
 
 @pytest.fixture(scope="package")
-def site(django_db_setup, django_db_blocker):
+def site(django_db_setup):
     """Daphne and a Celery worker against the test database, for this package's tests."""
     database_url = os.getenv("DATABASE_URL", "")
     redis_url = os.getenv("REDIS_URL", "")
@@ -157,6 +158,10 @@ def site(django_db_setup, django_db_blocker):
         "PYTHONUNBUFFERED": "1",
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the servers keep Django's safety check
+    # No task or channel left in this tier's Redis database by an earlier run.
+    client = redis.Redis.from_url(env["REDIS_URL"])
+    client.flushdb()
+    client.close()
     port = free_port()
     procs = []
     try:

@@ -147,9 +147,9 @@ class Move:
 
 
 def choose_and_play(person: Person, rng: random.Random) -> Move:
-    """On this person's turn, click a legal move that the page offers, and wait for the
-    answer: a lead or throw-in with the lowest offered card, a beat with the first offered
-    card, or take / pass."""
+    """On this person's turn, click a legal move that the page offers and wait for the
+    answer: a lead or throw-in with the first card offered, a beat of the first unbeaten
+    card with the first card offered for it, or take / pass."""
     page = person.page
     table = page.locator("#table")
     state = wait_state(person, "(s) => true")
@@ -161,7 +161,9 @@ def choose_and_play(person: Person, rng: random.Random) -> Move:
     play = table.get_by_role("button", name="Play selected", exact=True)
     if beats.count() and (not take.count() or rng.random() < 0.85):
         kind = "beat"
-        beats.first.locator("label.pick:not(.none)").first.click()
+        option = beats.first.locator("label.pick:not(.none)").first
+        option.click()
+        expect(option.locator("input")).to_be_checked()
         button = play
     elif cards.count() and (not state["table"] or not pass_.count() or rng.random() < 0.3):
         kind = "attack" if not state["table"] else "throw in"
@@ -177,9 +179,11 @@ def choose_and_play(person: Person, rng: random.Random) -> Move:
     with page.expect_response(lambda r: r.url.endswith("/play/")
                               and r.request.method == "POST") as answer:
         button.click()
+    if answer.value.status != 200:
+        refused = wait_state(person, "(s) => s.message")
+        raise AssertionError(f"{person.username}'s {kind} was refused "
+                             f"({answer.value.status}): {refused['message']}")
     after = wait_version_above(person, state["version"])
-    assert answer.value.status == 200, (
-        f"{person.username}'s {kind} was refused ({answer.value.status}): {after['message']}")
     assert not after["message"], after["message"]
     return Move(kind, state["version"], after["version"])
 
