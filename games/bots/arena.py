@@ -5,7 +5,8 @@ players: each bot gets each hand once), so luck in the deal cancels out. Deals r
 parallel on the machine's cores. Prints each bot's loss rate with a 95% Wilson interval
 and its mean and 95th-percentile think time per decision (moves with a real choice).
 
-A bot is `level` or `level:budget` (seconds), e.g. `--bots hard:0.2,medium`. With fewer
+A bot is `level` or `level:budget` (seconds), e.g. `--bots hard:0.2,medium`.
+Think times are wall-clock; budgets too, unless --cpu-clock. With fewer
 bots than seats the line-up repeats (hard,medium at four seats: hard,medium,hard,medium;
 with teams 2x2 that puts each bot on one team).
 """
@@ -58,9 +59,13 @@ def rotations(lineup: list) -> list[list]:
     return out
 
 
-def play_deal(rules: Rules, deck: list[str], dealer: int, lineup: list, seed: str) -> dict:
+def play_deal(rules: Rules, deck: list[str], dealer: int, lineup: list, seed: str,
+              cpu_clock: bool = False) -> dict:
     """One deal; the line-up's bot at each seat. Result and think times per seat."""
     bots = [make_bot(level, seed=f"{seed}/{s}", budget=budget) for s, (level, budget) in enumerate(lineup)]
+    if cpu_clock:
+        for bot in bots:
+            bot.clock = time.process_time  # budgets in CPU seconds (search bots)
     deal = Deal.start(rules, deck=deck, dealer=dealer)
     times: list[list[float]] = [[] for _ in lineup]
     moves = 0
@@ -90,7 +95,7 @@ def play_deal(rules: Rules, deck: list[str], dealer: int, lineup: list, seed: st
 
 
 def _play_deck(job):
-    rules_dict, index, seed, lineups = job
+    rules_dict, index, seed, lineups, cpu_clock = job
     rules = Rules.from_dict(rules_dict)
     rng = random.Random(f"{seed}/deck/{index}")
     pack = [c.code for c in full_deck(rules.deck_size)]
@@ -98,7 +103,7 @@ def _play_deck(job):
     dealer = rng.randrange(rules.players)
     results = []
     for r, lineup in enumerate(lineups):
-        res = play_deal(rules, pack, dealer, lineup, f"{seed}/{index}/{r}")
+        res = play_deal(rules, pack, dealer, lineup, f"{seed}/{index}/{r}", cpu_clock)
         res["lineup"] = lineup
         results.append(res)
     return results
@@ -181,6 +186,10 @@ def main(argv=None) -> int:
                         help="thinking time per move in seconds for bots without their own")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", default="arena")
+    parser.add_argument("--cpu-clock", action="store_true",
+                        help="count budgets in CPU seconds of the bot's process (think times "
+                             "are still wall-clock): other load on the machine then does not "
+                             "weaken the search bots")
     args = parser.parse_args(argv)
 
     options = dict(PRESETS[args.preset], players=args.players, teams=args.teams)
@@ -196,7 +205,7 @@ def main(argv=None) -> int:
     lineup = [specs[s % len(specs)] for s in range(rules.players)]
     lineups = rotations(lineup)
     decks = max(1, math.ceil(args.deals / len(lineups)))
-    jobs = [(rules.to_dict(), i, args.seed, lineups) for i in range(decks)]
+    jobs = [(rules.to_dict(), i, args.seed, lineups, args.cpu_clock) for i in range(decks)]
     start = time.perf_counter()
     results = []
     if args.workers > 1:
