@@ -209,7 +209,8 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     results = []
     if args.workers > 1:
-        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        # forkserver: forking a multi-threaded process (a test runner) may deadlock.
+        with multiprocessing.get_context("forkserver").Pool(args.workers) as pool:
             for batch in pool.imap_unordered(_play_deck, jobs):
                 results.extend(batch)
     else:
