@@ -21,7 +21,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import notify
-from .engine import Card, IllegalAction, Match, Pass, action_from_dict
+from .bots import choose_action
+from .engine import IllegalAction, Match, Pass, action_from_dict
 from .engine.actions import Attack, ExchangeTrump, Take
 from .models import BOT_LEVELS, MAX_MOVE_TIME, MIN_MOVE_TIME, Game, Move, RulePreset, Seat
 
@@ -564,42 +565,14 @@ def _bot_budget() -> float | None:
     return settings.BOT_MOVE_BUDGET
 
 
-def bot_action(level: str, view: dict) -> dict:
-    """The bot's choice as an action dict; bots see only deal.view(seat)."""
+def bot_action(level: str, view: dict) -> dict | None:
+    """The bot's choice as an action dict (None if the bot failed); bots see only
+    deal.view(seat)."""
     try:
-        from .bots import choose_action
-    except ImportError:
-        choose_action = None
-    if choose_action is not None:
-        try:
-            return choose_action(level, view, budget=_bot_budget()).to_dict()
-        except Exception:  # a broken bot must not stop the table
-            logger.exception("bot %s failed; playing a simple move instead", level)
-    return simple_action(view)
-
-
-def simple_action(view: dict) -> dict:
-    """A plain heuristic: beat with the cheapest card, lead low, throw in cheap cards."""
-    trump = view["trump"]
-    legal = [a for a in view["legal_actions"] if a["type"] != "exchange"]
-
-    def cost(code):
-        card = Card.parse(code)
-        return (card.suit == trump, card.rank)
-
-    by_type = {}
-    for a in legal:
-        by_type.setdefault(a["type"], []).append(a)
-    if "defend" in by_type:
-        return min(by_type["defend"], key=lambda a: cost(a["card"]))
-    if "attack" in by_type:
-        best = min(by_type["attack"], key=lambda a: cost(a["card"]))
-        if not view["table"] or (best["card"][1] != trump and Card.parse(best["card"]).rank <= 10):
-            return best
-    for kind in ("pass", "take"):
-        if kind in by_type:
-            return by_type[kind][0]
-    return legal[0]
+        return choose_action(level, view, budget=_bot_budget()).to_dict()
+    except Exception:  # a broken bot must not stop the table
+        logger.exception("bot %s failed", level)
+        return None
 
 
 def bot_holds_initiative(game: Game) -> bool:
@@ -637,14 +610,16 @@ def run_bots(game_id, *, version=None, max_moves: int = 1000) -> int:
             if seat is None or not seat.is_bot:
                 break
             view = match.deal.view(number)
-            action = bot_action(seat.bot_level, view)
+            # A failed or refused bot move falls back to the timeout move (section 10).
+            fallback = timeout_action(match.deal, number).to_dict()
+            action = bot_action(seat.bot_level, view) or fallback
             try:
                 play_seat(game_id, number, [action], game.version, by_bot=True)
             except StaleVersion:
                 continue
             except GameError as exc:
-                logger.error("bot move %s refused (%s); playing a simple move", action, exc)
-                play_seat(game_id, number, [simple_action(view)], game.version, by_bot=True)
+                logger.error("bot move %s refused (%s); playing %s", action, exc, fallback)
+                play_seat(game_id, number, [fallback], game.version, by_bot=True)
             moves += 1
     finally:
         running.discard(game_id)
