@@ -67,7 +67,7 @@ def loss_rate(rules: Rules, a: Params, b: Params, decks: int, seed: str, pool) -
 
 def tune(rules: Rules, decks: int, rounds: int, margin: float, workers: int, seed: str) -> Params:
     best = DEFAULT
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    with multiprocessing.get_context("forkserver").Pool(workers) as pool:
         for r in range(rounds):
             improved = False
             for f in fields(Params):
