@@ -505,6 +505,7 @@ class Deal:
         six = self.trump_six
         hand = self.hands[seat]
         hand.remove(six)
+        self.known[seat] &= ~(1 << six.index)  # the 6 leaves this hand, even if it was shown (R5)
         if self.late is not None:  # R27: swap with whoever drew the face-up card
             other = self.late[1]
             face = Card.parse(self.late[2])

@@ -194,3 +194,17 @@ def test_r27_no_exchange_without_a_talon():
     deal = deal_from(Rules(players=6), dealer=5, opener=0, hands={3: "6S"}, trump_card="AS")
     assert deal.trump == "S" and exchanges(deal) == []
     refused(deal, 3, X)
+
+
+def test_r25_an_exchanged_six_is_no_longer_known_in_the_exchangers_hand():
+    from games.engine import Deal, ExchangeTrump, Rules
+
+    for seed in range(40):
+        deal = Deal.start(Rules(players=2), seed=seed)
+        seat = next((s for s in range(2) if ExchangeTrump() in deal.legal_actions(s)), None)
+        if seat is None:
+            continue
+        six = deal.trump_six
+        deal.apply(seat, ExchangeTrump())
+        assert six.code not in deal.view(None)["known"][seat]
+        assert deal.trump_card == six
