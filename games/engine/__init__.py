@@ -6,15 +6,25 @@
 24
 """
 
-from .actions import Attack, Defend, ExchangeTrump, Pass, Take, Transfer, action_from_dict
+from .actions import (
+    Action,
+    Attack,
+    Defend,
+    ExchangeTrump,
+    Pass,
+    Take,
+    Transfer,
+    action_from_dict,
+    action_from_token,
+)
 from .cards import Card, beats
 from .deal import Deal
-from .errors import IllegalAction
+from .errors import IllegalAction, InvalidAction
 from .match import Match
 from .rules import Rules
 
 __all__ = [
     "Card", "Rules", "Deal", "Match", "IllegalAction",
     "Attack", "Defend", "Take", "Pass", "Transfer", "ExchangeTrump",
-    "action_from_dict", "beats",
+    "Action", "InvalidAction", "action_from_token", "action_from_dict", "beats",
 ]

@@ -156,13 +156,14 @@ class Deal:
         return mask_cards(self.known[seat])
 
     # ------------------------------------------------------------ team roles
-    def _fill(self, seat: int) -> int:
+    def _fill(self, seat: int, gone: int | None = None) -> int:
         """R30: the team member who fills `seat` now (and remember them)."""
-        person = self._next_filler(seat)
+        person = self._next_filler(seat, gone)
         self.last_filler[self.rules.team_of(seat)] = person
         return person
 
-    def _next_filler(self, seat: int) -> int:
+    def _next_filler(self, seat: int, gone: int | None = None) -> int:
+        out = self.out_mask if gone is None else gone
         team = self.rules.team_of(seat)
         members = self.rules.members(team)
         last = self.last_filler[team]
@@ -173,30 +174,42 @@ class Deal:
             start = members.index(last) + 1
             order = members[start:] + members[:start]
         for person in order:
-            if not self.out_mask >> person & 1:
+            if not out >> person & 1:
                 return person
         raise AssertionError("team has no active member")  # pragma: no cover
 
-    def _team_active(self, seat: int) -> bool:
-        return any(not self.out_mask >> m & 1 for m in self.rules.members(self.rules.team_of(seat)))
+    def _team_active(self, seat: int, gone: int | None = None) -> bool:
+        out = self.out_mask if gone is None else gone
+        return any(not out >> m & 1 for m in self.rules.members(self.rules.team_of(seat)))
 
-    def _next_seat(self, seat: int) -> int:
+    def _gone(self) -> int:
+        """R19 as R32 reads it: the out seats, and (talon empty) any seat with no cards,
+        who is out the moment they lead or throw their last card."""
+        gone = self.out_mask
+        if not self.talon:
+            for s, hand in enumerate(self.hands):
+                if not hand:
+                    gone |= 1 << s
+        return gone
+
+    def _next_seat(self, seat: int, gone: int | None = None) -> int:
         """Next seat clockwise that takes part: an active player, or (teams) a seat whose
         team still has an active member (R19, R30)."""
         n = self.n
+        out = self.out_mask if gone is None else gone
         for k in range(1, n + 1):
             t = (seat + k) % n
             if self.rules.teams:
-                if self._team_active(t):
+                if self._team_active(t, out):
                     return t
-            elif not self.out_mask >> t & 1:
+            elif not out >> t & 1:
                 return t
         raise AssertionError("nobody left")  # pragma: no cover
 
-    def _defender_for(self, att_seat: int, commit: bool) -> tuple[int, int]:
-        def_seat = self._next_seat(att_seat)
+    def _defender_for(self, att_seat: int, commit: bool, gone: int | None = None) -> tuple[int, int]:
+        def_seat = self._next_seat(att_seat, gone)
         if self.rules.teams:
-            person = self._fill(def_seat) if commit else self._next_filler(def_seat)
+            person = self._fill(def_seat, gone) if commit else self._next_filler(def_seat, gone)
             return def_seat, person
         return def_seat, def_seat
 
@@ -273,14 +286,11 @@ class Deal:
         """R32: the seat and person who would defend after a transfer, if one is possible."""
         if not self.rules.transfer or self.taking or any(self.defences):
             return None
-        def_seat, person = self._defender_for(self.def_seat, commit=False)
+        # R32, R19: a seat that has just played its last card, talon empty, is passed over.
+        def_seat, person = self._defender_for(self.def_seat, commit=False, gone=self._gone())
         if person == self.defender:
             return None
-        count = len(self.attacks) + 1
-        limit = min(self.rules.attack_limit, len(self.hands[person]))
-        if self.bout == 1:
-            limit = min(limit, self.rules.first_bout_limit)
-        if count > limit:
+        if len(self.attacks) + 1 > self._bout_limit(person):
             return None
         return def_seat, person
 
@@ -335,14 +345,18 @@ class Deal:
         kind = type(action)
         if kind not in ACTION_TYPES:
             raise IllegalAction(
-                f"{action!r} is not an action: use Attack, Defend, Take, Pass, Transfer or ExchangeTrump."
+                f"{action!r} is not an action: use Attack, Defend, Take, Pass, Transfer or ExchangeTrump.",
+                "not_an_action",
             )
         if self.over:
-            raise IllegalAction("The deal is over.")
+            raise IllegalAction("The deal is over.", "deal_over")
         if kind is ExchangeTrump:
             return self._exchange(seat)
         if seat != self.to_act:
-            raise IllegalAction(f"It is not your turn: {_ordinal(self.to_act)} is to act.")
+            raise IllegalAction(
+                f"It is not your turn: {_ordinal(self.to_act)} is to act.", "not_your_turn",
+                seat=self.to_act,
+            )
         if seat == self.defender and not self.taking:
             if kind is Defend:
                 return self._defend_card(seat, action.attack, action.card)
@@ -351,35 +365,43 @@ class Deal:
             if kind is Transfer:
                 return self._transfer(seat, action.card)
             if kind is Attack:
-                raise IllegalAction("You are defending: beat the cards, or take them.")
-            raise IllegalAction("The defender can't pass: beat the cards or take them.")
+                raise IllegalAction("You are defending: beat the cards, or take them.", "defender_cannot_attack")
+            raise IllegalAction("The defender can't pass: beat the cards or take them.", "defender_cannot_pass")
         if kind is Attack:
             return self._attack(seat, action.card)
         if kind is Pass:
             if not self.attacks:
-                raise IllegalAction("You lead this bout: play a card first.")
+                raise IllegalAction("You lead this bout: play a card first.", "lead_first")
             return self._pass(seat, logged=True)
         if kind is Defend or kind is Transfer:
-            raise IllegalAction(f"Only the defender ({_ordinal(self.defender)}) may do that.")
-        raise IllegalAction("Only the defender can take the cards.")
+            raise IllegalAction(
+                f"Only the defender ({_ordinal(self.defender)}) may do that.", "only_defender",
+                seat=self.defender,
+            )
+        raise IllegalAction("Only the defender can take the cards.", "only_defender", seat=self.defender)
 
     def _need_card(self, seat: int, card: Card) -> None:
         if card not in self.hands[seat]:
-            raise IllegalAction(f"You don't hold the {card.label}.")
+            raise IllegalAction(f"You don't hold the {card.label}.", "not_in_hand", card=card.code)
 
     def _attack(self, seat: int, card: Card) -> None:
         self._need_card(seat, card)
         if not self._may_throw(card):
             if len(self.attacks) >= self.limit:
-                raise IllegalAction(f"No more cards may be played in this bout: the limit is {self.limit}.")
+                raise IllegalAction(
+                    f"No more cards may be played in this bout: the limit is {self.limit}.",
+                    "limit_reached", limit=self.limit,
+                )
             if not self.taking and not any(self.defences):
                 if self.rules.lead_multiple:
                     raise IllegalAction(
-                        f"The {card.label} can't join the lead: every card led must have the lead's rank."
+                        f"The {card.label} can't join the lead: every card led must have the lead's rank.",
+                        "lead_same_rank", card=card.code, lead=self.attacks[0].code,
                     )
-                raise IllegalAction("Wait until the defender beats the lead or takes it.")
+                raise IllegalAction("Wait until the defender beats the lead or takes it.", "wait_for_defence")
             raise IllegalAction(
-                f"The {card.label} can't be thrown in: no card of its rank is on the table (R8)."
+                f"The {card.label} can't be thrown in: no card of its rank is on the table (R8).",
+                "rank_not_on_table", card=card.code,
             )
         leading = not self.attacks
         self.hands[seat].remove(card)
@@ -437,12 +459,20 @@ class Deal:
         try:
             i = self.attacks.index(attack)
         except ValueError:
-            raise IllegalAction(f"The {attack.label} is not on the table.") from None
+            raise IllegalAction(
+                f"The {attack.label} is not on the table.", "attack_not_on_table", attack=attack.code
+            ) from None
         if self.defences[i] is not None:
-            raise IllegalAction(f"The {attack.label} is already beaten.")
+            raise IllegalAction(
+                f"The {attack.label} is already beaten.", "already_beaten", attack=attack.code
+            )
         self._need_card(seat, card)
         if not beats(card, attack, self.trump):
-            raise IllegalAction(why_not_beats(card, attack, self.trump))
+            raise IllegalAction(
+                why_not_beats(card, attack, self.trump),
+                "cannot_beat_trump" if attack.suit == self.trump else "cannot_beat",
+                card=card.code, attack=attack.code,
+            )
         self.hands[seat].remove(card)
         self.known[seat] &= ~(1 << card.index)
         if seat == self.six_right and card.code[0] == "6" and card.suit == self.trump:
@@ -465,21 +495,27 @@ class Deal:
 
     def _transfer(self, seat: int, card: Card) -> None:
         if not self.rules.transfer:
-            raise IllegalAction("Transfers are not played at this table.")
+            raise IllegalAction("Transfers are not played at this table.", "transfer_off")
         if any(self.defences):
-            raise IllegalAction("You can only transfer before any attack card has been beaten (R32).")
+            raise IllegalAction(
+                "You can only transfer before any attack card has been beaten (R32).",
+                "transfer_after_defence",
+            )
         rank = self.attacks[0].rank
         if card.rank != rank:
             raise IllegalAction(
-                f"To transfer, add a card of the attack's rank; the {card.label} is not."
+                f"To transfer, add a card of the attack's rank; the {card.label} is not.",
+                "transfer_wrong_rank", card=card.code, rank_of=self.attacks[0].code,
             )
         self._need_card(seat, card)
         target = self._transfer_target()
         if target is None:
-            nxt = self._defender_for(self.def_seat, commit=False)[1]
+            nxt = self._defender_for(self.def_seat, commit=False, gone=self._gone())[1]
+            count, most = len(self.attacks) + 1, self._bout_limit(nxt)
             raise IllegalAction(
-                f"You can't transfer: {_ordinal(nxt)} would have to beat {len(self.attacks) + 1} cards "
-                f"but may be given at most {min(self.rules.attack_limit, len(self.hands[nxt]))}."
+                f"You can't transfer: {_ordinal(nxt)} would have to beat {count} cards "
+                f"but may be given at most {most}.",
+                "transfer_too_many", seat=nxt, count=count, limit=most,
             )
         self.hands[seat].remove(card)
         self.known[seat] &= ~(1 << card.index)
@@ -491,7 +527,7 @@ class Deal:
         # The defender becomes the main attacker; the next player defends (R32).
         self.att_seat, self.attacker = self.def_seat, seat
         if self.rules.teams:
-            self.def_seat, self.defender = target[0], self._fill(target[0])
+            self.def_seat, self.defender = target[0], self._fill(target[0], self._gone())
         else:
             self.def_seat, self.defender = target
         self.limit = self._bout_limit(self.defender)
@@ -501,7 +537,8 @@ class Deal:
 
     def _exchange(self, seat: int) -> None:
         if not self._may_exchange(seat):
-            raise IllegalAction(self._why_no_exchange(seat))
+            message, code = self._why_no_exchange(seat)
+            raise IllegalAction(message, code, card=self.trump_six.code if self.trump_six else None)
         six = self.trump_six
         hand = self.hands[seat]
         hand.remove(six)
@@ -524,21 +561,25 @@ class Deal:
         self.known[seat] |= 1 << face.index
         self.six_right = -1
 
-    def _why_no_exchange(self, seat: int) -> str:
+    def _why_no_exchange(self, seat: int) -> tuple[str, str]:
+        """The refusal's message and code (R25-R27)."""
+        if self.over:
+            return "The deal is over.", "deal_over"
         if self.rules.trump_exchange == "off":
-            return "The trump exchange is not played at this table."
+            return "The trump exchange is not played at this table.", "exchange_off"
         six = self.trump_six
         if six is None:
-            return "The 24-card pack has no 6, so there is no trump exchange (R25)."
+            return "The 24-card pack has no 6, so there is no trump exchange (R25).", "exchange_no_six"
         if six not in self.hands[seat]:
-            return f"Only the holder of the {six.label} may exchange it for the trump card."
+            return f"Only the holder of the {six.label} may exchange it for the trump card.", "exchange_not_holder"
         if self.late is None and not self.talon:
-            return "The trump card is no longer in the talon (R25)."
+            return "The trump card is no longer in the talon (R25).", "exchange_talon_empty"
         if self.talon and self.talon[0] == six:
-            return f"The face-up trump card is the {six.label} itself."
+            return f"The face-up trump card is the {six.label} itself.", "exchange_six_face_up"
         if self.rules.trump_exchange == "six_if_ace" and self.talon and self.talon[0].rank != 14:
-            return "At this table the 6 may be exchanged only for the trump ace."
-        return f"You have no right to exchange the {six.label}: a 6 picked up in a take gives none (R26)."
+            return "At this table the 6 may be exchanged only for the trump ace.", "exchange_ace_only"
+        return (f"You have no right to exchange the {six.label}: a 6 picked up in a take gives none (R26).",
+                "exchange_no_right")
 
     # ----------------------------------------------------------- end of bout
     def _end_bout(self, taken: bool) -> None:

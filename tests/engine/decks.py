@@ -244,3 +244,21 @@ def draw_game_deal() -> Deal:
     play(deal, "0 a QH", "1 d QH AH")
     assert deal.is_draw
     return deal
+
+
+def endgame(rules: Rules, hands: dict, *, trump: str, attacker: int, out=()) -> Deal:
+    """A late position of individual play: the talon drawn, `hands` (seat -> cards) held,
+    seats in `out` out (R19), every other card discarded; `attacker` leads a new bout."""
+    deal = Deal.start(rules, seed=0)
+    held = {seat: _codes(cards) for seat, cards in hands.items()}
+    deal.hands = [[Card.parse(c) for c in sorted(held.get(s, []), key=lambda c: Card.parse(c).index)]
+                  for s in range(rules.players)]
+    in_hands = {c for cs in held.values() for c in cs}
+    deal.trump, deal.talon = trump, []
+    deal.discard = [c for c in full_deck(rules.deck_size) if c.code not in in_hands]
+    deal.out_mask = sum(1 << s for s in out)
+    deal.known, deal.history, deal.six_right, deal.late = [0] * rules.players, [], -1, None
+    deal.bout = 9
+    deal._start_bout(attacker, attacker)
+    assert accounted_for(deal)
+    return deal

@@ -1,7 +1,17 @@
 """RULES.md R32: the transfer of perevodnoy."""
 
 from games.engine import Rules, Transfer
-from tests.engine.decks import cards, deal_from, hand, history, pass_round, play, refused
+from games.engine import IllegalAction
+from tests.engine.decks import (
+    cards,
+    deal_from,
+    endgame,
+    hand,
+    history,
+    pass_round,
+    play,
+    refused,
+)
 
 THREE = {0: "8S 6S 7S JS QS KS", 1: "8H 9S 6H 7H JH QH", 2: "8D 9H 9D TS TH TD"}
 
@@ -120,3 +130,43 @@ def test_r32_when_the_attack_comes_back_to_the_leader_the_others_draw_first():
     assert [(e["seat"], e["count"]) for e in history(deal, "draw")] == [(1, 1), (2, 1)]
     assert hand(deal, 1) == cards("9S 6H 7H JH QH 6D")
     assert hand(deal, 2) == cards("9H 9D TS TH TD 7D")
+
+
+def test_r32_r19_a_seat_that_led_its_last_card_is_passed_over_by_a_transfer():
+    # Three players, talon empty: seat 2 leads its last card against seat 0, who transfers
+    # to seat 1. Seat 2 is out at once (R19), so seat 1 may transfer on to seat 0.
+    deal = endgame(Rules(players=3, transfer=True),
+                   {0: "KS 7H 8H 9H TH", 1: "KH 6D", 2: "KC"}, trump="S", attacker=2)
+    play(deal, "2 a KC", "0 t KS")
+    assert (deal.attacker, deal.defender, deal.to_act) == (0, 1, 1)
+    assert transfers(deal, 1) == {"KH"}
+    play(deal, "1 t KH")
+    assert (deal.attacker, deal.defender, deal.to_act) == (1, 0, 0)
+    assert deal.limit == 4 and len(deal.table) == 3
+
+
+def test_r32_r19_the_same_at_five_players():
+    # Seats 3 and 4 are out; seat 1 leads its last card against seat 2, who transfers to
+    # seat 0; seat 0 transfers past the empty seat 1 back to seat 2.
+    deal = endgame(Rules(players=5, transfer=True),
+                   {0: "KH 6D 7D", 1: "KC", 2: "KS 7H 8H 9H TH"}, trump="S", attacker=1,
+                   out=(3, 4))
+    play(deal, "1 a KC", "2 t KS")
+    assert (deal.attacker, deal.defender) == (2, 0)
+    assert transfers(deal, 0) == {"KH"}
+    play(deal, "0 t KH")
+    assert (deal.attacker, deal.defender, deal.to_act) == (0, 2, 2)
+
+
+def test_r32_a_transfer_that_would_give_too_many_cards_names_the_limit():
+    deal = endgame(Rules(players=3, transfer=True),
+                   {0: "KS 7H 8H", 1: "KH 6D", 2: "KC"}, trump="S", attacker=2)
+    play(deal, "2 a KC", "0 t KS")
+    # Seat 0 would come next (seat 2 is out) but holds two cards, not three.
+    assert deal.defender == 1 and transfers(deal, 1) == set()
+    try:
+        deal.apply(1, Transfer("KH"))
+    except IllegalAction as exc:
+        assert exc.code == "transfer_too_many" and exc.params == {"seat": 0, "count": 3, "limit": 2}
+    else:
+        raise AssertionError("the transfer was accepted")
