@@ -17,14 +17,16 @@ from .actions import (
     action_from_dict,
     action_from_token,
 )
-from .cards import Card, beats
+from .cards import ALL_CARDS, LOWEST_RANK, Card, beats, full_deck
 from .deal import Deal
 from .errors import IllegalAction, InvalidAction
+from .infostate import View
 from .match import Match
 from .rules import Rules
 
 __all__ = [
     "Card", "Rules", "Deal", "Match", "IllegalAction",
     "Attack", "Defend", "Take", "Pass", "Transfer", "ExchangeTrump",
-    "Action", "InvalidAction", "action_from_token", "action_from_dict", "beats",
+    "Action", "InvalidAction", "View", "action_from_token", "action_from_dict",
+    "beats", "full_deck", "ALL_CARDS", "LOWEST_RANK",
 ]

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Hashable
 from operator import attrgetter
 
+from . import infostate
 from .actions import ACTION_TYPES, Attack, Defend, ExchangeTrump, Pass, Take, Transfer
-from .cards import ALL_CARDS, SUIT_NAMES, Card, beats, full_deck, mask_cards, why_not_beats
+from .cards import ALL_CARDS, Card, beats, cards_mask, full_deck, mask_cards, why_not_beats
 from .errors import IllegalAction
+from .infostate import View
 from .rules import Rules
 
 _index = attrgetter("index")
@@ -770,54 +773,45 @@ class Deal:
         status = "over" if self.over else f"bout {self.bout}, seat {self.to_act} to act"
         return f"<Deal {self.rules.players} players, trump {self.trump}, {status}>"
 
-    # ------------------------------------------------------------- views
-    def view(self, seat: int | None) -> dict:
-        """Exactly what `seat` may know (None: a spectator), JSON-safe."""
+    # ----------------------------------------------------- information state
+    def view(self, seat: int | None) -> View:
+        """Exactly what `seat` may know (None: a spectator), JSON-safe (`infostate.View`)."""
         if seat is not None:
             _check_seat_arg("seat", seat, self.n)
-        codes = _codes
-        trump_card = self.trump_card
-        v = {
-            "seat": seat,
-            "players": self.n,
-            "rules": self.rules.to_dict(),
-            "dealer": self.dealer,
-            "trump": self.trump,
-            "trump_suit_name": SUIT_NAMES[self.trump],
-            "trump_card": trump_card.code if trump_card else None,
-            "talon_size": len(self.talon),
-            "discard_size": len(self.discard),
-            "hand": codes(self.hands[seat]) if seat is not None else None,
-            "hand_sizes": [len(h) for h in self.hands],
-            "known": [codes(mask_cards(k)) for k in self.known],
-            "table": [[a.code, d.code if d else None] for a, d in zip(self.attacks, self.defences)],
-            "bout": self.bout,
-            "attacker": None if self.over else self.attacker,
-            "defender": None if self.over else self.defender,
-            "eligible": [] if self.over else list(self.eligible),
-            "limit": self.limit,
-            "taking": self.taking,
-            "to_act": self.to_act,
-            "out": sorted(self.out),
-            "teams": [self.rules.team_of(s) for s in range(self.n)] if self.rules.teams else None,
-            "is_over": self.over,
-            "loser": self.loser,
-            "losing_team": self.losing_team,
-            "is_draw": self.draw,
-            "discarded": codes(self.discard),
-            "history": [_event_copy(e) for e in self.history],
-            "legal_actions": (
-                [a.to_dict() for a in self.legal_actions(seat)] if seat is not None else []
-            ),
-        }
-        return v
+        return infostate.view(self, seat)
 
+    @classmethod
+    def sample(cls, view: View, rng: random.Random) -> Deal:
+        """A complete deal consistent with `view`: the viewer's hand, every publicly known
+        card with its holder, every hand's size, the face-up trump; the unknown cards
+        spread uniformly over the places where they may be. It continues like any deal."""
+        return infostate.sample(cls, view, rng)
 
-def _event_copy(event: dict) -> dict:
-    copy = dict(event)
-    if "cards" in copy:
-        copy["cards"] = list(copy["cards"])
-    return copy
+    def key(self) -> Hashable:
+        """Equal for two deals exactly when they continue identically (for search)."""
+        return (
+            self.rules, tuple(cards_mask(h) for h in self.hands),
+            tuple(c.index for c in self.talon), self.trump,
+            tuple(c.index for c in self.attacks),
+            tuple(-1 if c is None else c.index for c in self.defences),
+            self.to_act, self.attacker, self.defender, self.att_seat, self.def_seat,
+            self.leader, self.limit, self.eligible, self.passed, self.taking, self.take_idx,
+            self.bout == 1, self.out_mask, self.over, self.loser, self.losing_team, self.draw,
+            self.six_right, self.late,
+            None if self.last_filler is None else tuple(infostate.next_fillers(self) or ()),
+        )
+
+    @property
+    def exchanger(self) -> int | None:
+        """The seat that may exchange the trump 6 now (R25-R27), if any; the seat holding
+        the initiative may too, among its legal actions."""
+        late = self.late
+        if late is not None:
+            return late[0] if self._may_exchange(late[0]) else None
+        holder = self.six_right
+        if holder >= 0 and self.talon and self._may_exchange(holder):
+            return holder
+        return None
 
 
 def _codes(cards) -> list[str]:

@@ -1,7 +1,6 @@
 """RULES.md R32: the transfer of perevodnoy."""
 
-from games.engine import Rules, Transfer
-from games.engine import IllegalAction
+from games.engine import IllegalAction, Rules, Transfer
 from tests.engine.decks import (
     cards,
     deal_from,
