@@ -15,11 +15,16 @@ Levels (`LEVELS`, labels in `LEVEL_LABELS`, default thinking time in `DEFAULT_BU
   the heuristic, exact search once the hidden cards are known (`search.py`), ~1 s a move;
 - expert: the same search with a larger budget and playouts by a self-play-tuned heuristic.
 
-Bots are pure Python (no Django): a Celery task calls `bot_move(level, view)` with the
-bot seat's view (JSON) and hands the returned action (JSON) to the game service.
+Bots are pure Python (no Django) and read the game only through the engine's public API
+(`deal.view(seat)`, `Deal.sample`, `deal.key`): `choose_action(level, view)` returns an
+action; `bot_move` is the same for a Celery task, with the action's token as the result.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from games.engine import Action, View
 
 from .base import Bot, EasyBot, MediumBot
 from .search import EXPERT_PARAMS, SearchBot
@@ -29,7 +34,7 @@ LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "E
 DEFAULT_BUDGETS = {"easy": 0.0, "medium": 0.0, "hard": 1.0, "expert": 2.0}
 
 
-def make_bot(level: str, *, seed=None, budget: float | None = None) -> Bot:
+def make_bot(level: str, *, seed: Any = None, budget: float | None = None) -> Bot:
     """A bot of that level; `budget` overrides the level's default thinking time."""
     if level == "easy":
         return EasyBot(seed=seed)
@@ -44,19 +49,20 @@ def make_bot(level: str, *, seed=None, budget: float | None = None) -> Bot:
     raise ValueError(f"Unknown bot level {level!r}: use one of {', '.join(LEVELS)}.")
 
 
-def choose_action(level: str, view: dict, *, budget: float | None = None, seed=None):
+def choose_action(level: str, view: View, *, budget: float | None = None,
+                  seed: Any = None) -> Action:
     """The action a bot of `level` plays from `view` (= deal.view(seat)), within `budget`
     seconds (None: the level's default). The result is one of the view's legal actions."""
     return make_bot(level, seed=seed, budget=budget).act(view)
 
 
-def bot_move(level: str, view: dict, *, budget: float | None = None, seed=None) -> dict:
-    """`choose_action` for a Celery task: JSON in, JSON out (`action_from_dict` reads it).
+def bot_move(level: str, view: View, *, budget: float | None = None, seed: Any = None) -> str:
+    """`choose_action` for a Celery task: JSON in, the action's token out.
 
     A move takes about its budget (Hard 1 s, Expert 2 s; Easy and Medium a millisecond),
     so a task with `soft_time_limit = budget + 2` never times out in normal operation.
     """
-    return choose_action(level, view, budget=budget, seed=seed).to_dict()
+    return choose_action(level, view, budget=budget, seed=seed).token()
 
 
 __all__ = ["Bot", "LEVELS", "LEVEL_LABELS", "DEFAULT_BUDGETS", "make_bot", "choose_action",

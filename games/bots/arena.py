@@ -23,8 +23,7 @@ import sys
 import time
 from collections import defaultdict
 
-from games.engine import Deal, Rules
-from games.engine.cards import full_deck
+from games.engine import Deal, Rules, full_deck
 
 from . import LEVELS, make_bot
 

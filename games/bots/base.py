@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from games.engine import ExchangeTrump, action_from_dict
+from games.engine import (
+    Action,
+    Attack,
+    Deal,
+    Defend,
+    ExchangeTrump,
+    Transfer,
+    View,
+    action_from_token,
+)
 
-from .determinize import Determinizer
 from .heuristic import DEFAULT, Params, heuristic_action
 
 EXCHANGE = ExchangeTrump()
@@ -23,10 +32,10 @@ class Bot:
     level = "base"
     default_budget = 0.0
 
-    def __init__(self, *, seed=None):
+    def __init__(self, *, seed: Any = None):
         self.rng = random.Random(seed)
 
-    def act(self, view: dict, budget: float | None = None):
+    def act(self, view: View, budget: float | None = None) -> Action:
         legal = legal_actions(view)
         if len(legal) == 1:
             return legal[0]
@@ -34,20 +43,27 @@ class Bot:
             return EXCHANGE  # R25: always worth it, in or out of turn
         return self.decide(view, legal, self.default_budget if budget is None else budget)
 
-    def decide(self, view: dict, legal: list, budget: float):  # pragma: no cover - abstract
+    def decide(self, view: View, legal: list[Action], budget: float) -> Action:  # pragma: no cover
         raise NotImplementedError
 
 
-def legal_actions(view: dict) -> list:
+def legal_actions(view: View) -> list[Action]:
     if not isinstance(view, dict) or "legal_actions" not in view:
         raise ValueError("A bot needs a seat's view: deal.view(seat).")
-    legal = [action_from_dict(d) for d in view["legal_actions"]]
+    legal = [action_from_token(t) for t in view["legal_actions"]]
     if not legal:
         raise ValueError("This seat has nothing to do right now.")
     return legal
 
 
-def _match(action, legal):
+def _seat(view: View) -> int:
+    seat = view["seat"]
+    if seat is None:
+        raise ValueError("A spectator's view has no seat to play for.")
+    return seat
+
+
+def _match(action: Action, legal: list[Action]) -> Action:
     """The equal action from the view's list (so the bot returns exactly one of them)."""
     for a in legal:
         if a == action:
@@ -61,15 +77,15 @@ class MediumBot(Bot):
 
     level = "medium"
 
-    def __init__(self, *, seed=None, params: Params = DEFAULT):
+    def __init__(self, *, seed: Any = None, params: Params = DEFAULT):
         super().__init__(seed=seed)
         self.params = params
 
-    def decide(self, view, legal, budget):
+    def decide(self, view: View, legal: list[Action], budget: float) -> Action:
         # The heuristic reads only the seat's own hand and public facts, so any deal
         # consistent with the view gives the same choice.
-        deal = Determinizer(view).sample(self.rng)
-        return _match(heuristic_action(deal, view["seat"], None, self.params), legal)
+        deal = Deal.sample(view, self.rng)
+        return _match(heuristic_action(deal, _seat(view), None, self.params), legal)
 
 
 class EasyBot(Bot):
@@ -78,12 +94,12 @@ class EasyBot(Bot):
 
     level = "easy"
 
-    def decide(self, view, legal, budget):
+    def decide(self, view: View, legal: list[Action], budget: float) -> Action:
         rng = self.rng
         if rng.random() < 0.5:
-            deal = Determinizer(view).sample(rng)
-            return _match(heuristic_action(deal, view["seat"]), legal)
+            deal = Deal.sample(view, rng)
+            return _match(heuristic_action(deal, _seat(view)), legal)
         trump = view["trump"]
-        weights = [0.25 if getattr(a, "card", None) is not None and a.card.suit == trump else 1.0
-                   for a in legal]
+        weights = [0.25 if isinstance(a, Attack | Defend | Transfer) and a.card.suit == trump
+                   else 1.0 for a in legal]
         return rng.choices(legal, weights)[0]

@@ -1,7 +1,7 @@
 """The heuristic player (Medium), also the fast playout policy of the search bots.
 
-`heuristic_action(deal, seat)` reads only what that seat may know: its own hand, the
-table, the trump, the talon's size and the hand sizes. It plays low non-trumps first,
+`heuristic_action(deal, seat)` reads only what that seat may know, through the engine's
+public API: its own hand, the table, the trump and the talon's size. It plays low non-trumps first,
 defends with the cheapest beating card, takes when defending would cost too much, throws
 in cheap cards, exchanges the trump 6 (R25) and transfers when it pays (R32).
 """
@@ -10,8 +10,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine import Attack, Defend, ExchangeTrump, Pass, Take, Transfer  # noqa: F401
-from games.engine.cards import ALL_CARDS, LOWEST_RANK, beats
+from games.engine import (
+    ALL_CARDS,
+    LOWEST_RANK,
+    Action,
+    Attack,
+    Card,
+    Deal,
+    Defend,
+    ExchangeTrump,
+    Pass,
+    Take,
+    Transfer,
+    beats,
+)
 
 
 @dataclass(frozen=True)
@@ -48,7 +60,8 @@ def card_values(trump: str, deck_size: int) -> list[int]:
 _PASS, _TAKE, _EXCHANGE = Pass(), Take(), ExchangeTrump()
 
 
-def heuristic_action(deal, seat: int, legal=None, params: Params = DEFAULT):
+def heuristic_action(deal: Deal, seat: int, legal: list[Action] | None = None,
+                     params: Params = DEFAULT) -> Action:
     """The heuristic's choice among `deal.legal_actions(seat)` (given as `legal`)."""
     if legal is None:
         legal = deal.legal_actions(seat)
@@ -56,18 +69,19 @@ def heuristic_action(deal, seat: int, legal=None, params: Params = DEFAULT):
         return legal[0]
     if _EXCHANGE in legal:
         return _EXCHANGE  # R25: the face-up trump is always worth at least the 6
-    if seat == deal.defender and not deal.taking:
+    if _TAKE in legal:  # R14: only a defender who has not taken may take
         return _defend(deal, seat, legal, params)
     return _attack(deal, seat, legal, params)
 
 
-def defence_plan(hand, attacks, defences, trump, vals):
+def defence_plan(hand: list[Card], table: list[tuple[Card, Card | None]], trump: str,
+                 vals: list[int]) -> list[tuple[Card, Card]] | None:
     """Greedy cover of the unbeaten cards, strongest first, each by the cheapest card that
     beats it. A list of (attack, defence) or None when some card can't be beaten."""
-    unbeaten = [a for a, d in zip(attacks, defences) if d is None]
+    unbeaten = [a for a, d in table if d is None]
     unbeaten.sort(key=lambda c: -vals[c.index])
     free = sorted(hand, key=lambda c: vals[c.index])
-    plan = []
+    plan: list[tuple[Card, Card]] = []
     for a in unbeaten:
         for i, c in enumerate(free):
             if beats(c, a, trump):
@@ -79,13 +93,12 @@ def defence_plan(hand, attacks, defences, trump, vals):
     return plan
 
 
-def _defend(deal, seat, legal, params):
+def _defend(deal: Deal, seat: int, legal: list[Action], params: Params) -> Action:
     trump = deal.trump
     vals = card_values(trump, deal.rules.deck_size)
-    hand = deal.hands[seat]
-    talon = len(deal.talon)
-    plan = defence_plan(hand, deal.attacks, deal.defences, trump, vals)
-    transfers = [a for a in legal if type(a) is Transfer]
+    talon = deal.talon_size
+    plan = defence_plan(deal.hand(seat), deal.table, trump, vals)
+    transfers = [a for a in legal if isinstance(a, Transfer)]
     if transfers:
         best = min(transfers, key=lambda a: vals[a.card.index])
         card = best.card
@@ -99,27 +112,27 @@ def _defend(deal, seat, legal, params):
             return _TAKE
     attack, card = plan[0]
     for a in legal:
-        if type(a) is Defend and a.attack is attack and a.card is card:
+        if isinstance(a, Defend) and a.attack is attack and a.card is card:
             return a
     return Defend(attack, card)  # pragma: no cover - the plan uses legal pairs
 
 
-def _attack(deal, seat, legal, params):
+def _attack(deal: Deal, seat: int, legal: list[Action], params: Params) -> Action:
     trump = deal.trump
     vals = card_values(trump, deal.rules.deck_size)
-    acts = {a.card: a for a in legal if type(a) is Attack}
+    acts = {a.card: a for a in legal if isinstance(a, Attack)}
     if not acts:
         return _PASS
     cards = list(acts)
-    hand = deal.hands[seat]
-    talon = len(deal.talon)
-    if not deal.attacks:  # the lead (R7)
-        counts = {}
+    hand = deal.hand(seat)
+    talon = deal.talon_size
+    if _PASS not in legal:  # the lead (R7): nothing on the table yet
+        counts: dict[int, int] = {}
         for c in hand:
             if c.suit != trump:
                 counts[c.rank] = counts.get(c.rank, 0) + 1
 
-        def lead_score(c):
+        def lead_score(c: Card) -> float:
             v = vals[c.index]
             if c.suit == trump:
                 return v + params.lead_trump_penalty

@@ -1,7 +1,7 @@
 """Search bots (Hard, Expert): determinized Monte Carlo search, exact once nothing is hidden.
 
-From the view alone the bot samples deals consistent with everything it has seen
-(`determinize.py`). On each sampled deal it tries every candidate action and plays the
+From the view alone the bot imagines deals consistent with everything it has seen
+(`Deal.sample`). On each sampled deal it tries every candidate action and plays the
 deal out with the heuristic policy for every seat; the action that loses least often
 over the samples wins (perfect-information Monte Carlo with common random deals).
 When no card is hidden any more and two players are left (the talon drawn, so every
@@ -14,12 +14,14 @@ opponent most often spoils.
 
 from __future__ import annotations
 
+import random
 import time
+from collections.abc import Callable, Hashable
+from typing import Any
 
-from games.engine import ExchangeTrump
+from games.engine import Action, Deal, ExchangeTrump, Rules, View
 
 from .base import Bot, _match
-from .determinize import Determinizer
 from .heuristic import DEFAULT, Params, heuristic_action
 
 EXCHANGE = ExchangeTrump()
@@ -34,32 +36,29 @@ BUDGET_USE = 0.9
 EXPERT_PARAMS = DEFAULT
 
 
-def outcome(deal, team: int) -> float:
+def outcome(deal: Deal, team: int) -> float:
     """The deal's result for `team` (a seat in individual play): 1 win, 0.5 draw, 0 loss."""
-    if deal.draw:
+    if deal.is_draw:
         return DRAW
     return LOSS if deal.losing_team == team else WIN
 
 
-def playout(deal, team: int, params: Params = DEFAULT, rng=None, epsilon: float = 0.0) -> float:
+def playout(deal: Deal, team: int, params: Params = DEFAULT, rng: random.Random | None = None,
+            epsilon: float = 0.0) -> float:
     """Play the deal to its end with the heuristic for every seat; `team`'s result."""
     steps = 0
-    while not deal.over:
+    while not deal.is_over:
         steps += 1
         if steps > MAX_PLAYOUT_STEPS:  # takes can pass cards round for ever at 3+ seats
             return DRAW
-        holder = deal.six_right
-        if holder >= 0 and deal.talon and holder != deal.to_act:
-            if EXCHANGE in deal.legal_actions(holder):  # R25, out of turn
-                deal.apply(holder, EXCHANGE)
-                continue
-        late = deal.late
-        if late is not None and late[0] != deal.to_act:
-            deal.apply(late[0], EXCHANGE)  # R27, out of turn
-            continue
         seat = deal.to_act
+        assert seat is not None
+        holder = deal.exchanger
+        if holder is not None and holder != seat:
+            deal.apply(holder, EXCHANGE)  # R25-R27, out of turn
+            continue
         legal = deal.legal_actions(seat)
-        if epsilon and rng.random() < epsilon:
+        if epsilon and rng is not None and rng.random() < epsilon:
             action = legal[rng.randrange(len(legal))]
         else:
             action = heuristic_action(deal, seat, legal, params)
@@ -74,43 +73,29 @@ class Timeout(Exception):
 class Solver:
     """Exact alpha-beta over a perfect-information deal; values from `team`'s side."""
 
-    def __init__(self, deal, team: int, deadline: float, params: Params = DEFAULT,
-                 clock=time.perf_counter):
+    def __init__(self, deal: Deal, team: int, deadline: float, params: Params = DEFAULT,
+                 clock: Callable[[], float] = time.perf_counter):
         self.team = team
         self.clock = clock
         self.rules = deal.rules
         self.deadline = deadline
         self.params = params
-        self.tt: dict = {}
+        self.tt: dict[Hashable, tuple[float, float]] = {}
         self.nodes = 0
 
-    def key(self, d):
-        masks = []
-        for h in d.hands:
-            m = 0
-            for c in h:
-                m |= 1 << c.index
-            masks.append(m)
-        return (
-            tuple(masks), tuple(d.attacks), tuple(d.defences), d.to_act, d.attacker,
-            d.defender, d.att_seat, d.def_seat, d.taking, d.take_idx, d.passed, d.limit,
-            d.out_mask, len(d.talon), d.bout == 1,
-            tuple(d.last_filler) if d.last_filler is not None else None,
-        )
-
-    def ordered(self, d, seat, legal):
+    def ordered(self, d: Deal, seat: int, legal: list[Action]) -> list[Action]:
         first = heuristic_action(d, seat, legal, self.params)
         return [first] + [a for a in legal if a is not first and a != first]
 
-    def value(self, d, alpha=LOSS, beta=WIN, depth=0) -> float:
-        if d.over:
+    def value(self, d: Deal, alpha: float = LOSS, beta: float = WIN, depth: int = 0) -> float:
+        if d.is_over:
             return outcome(d, self.team)
         self.nodes += 1
         if not self.nodes & 127 and self.clock() > self.deadline:
             raise Timeout
         if depth > MAX_SOLVER_DEPTH:
             raise Timeout  # pragma: no cover - two hands can't pass cards round for ever
-        k = self.key(d)
+        k = d.key()
         lo, hi = self.tt.get(k, (LOSS, WIN))
         if lo >= beta:
             return lo
@@ -121,6 +106,7 @@ class Solver:
         alpha, beta = max(alpha, lo), min(beta, hi)
         a0, b0 = alpha, beta
         seat = d.to_act
+        assert seat is not None
         legal = d.legal_actions(seat)
         maximizing = self.rules.team_of(seat) == self.team
         best = LOSS if maximizing else WIN
@@ -148,7 +134,7 @@ class Solver:
             self.tt[k] = (best, best)
         return best
 
-    def values(self, d, seat, legal) -> list[tuple]:
+    def values(self, d: Deal, seat: int, legal: list[Action]) -> list[tuple[Action, float]]:
         """(action, exact value for `seat`'s side) for `seat`'s actions, the heuristic's
         choice first; stops at the first sure win."""
         maximizing = self.rules.team_of(seat) == self.team
@@ -164,6 +150,15 @@ class Solver:
         return out
 
 
+def nothing_hidden(view: View) -> bool:
+    """Is the deal one of perfect information for this seat: the talon drawn (the face-up
+    card at most) and the unknown cards all in one other hand?"""
+    seat = view["seat"]
+    hidden = [s for s, (size, known) in enumerate(zip(view["hand_sizes"], view["known"]))
+              if s != seat and size > len(known)]
+    return view["talon_size"] <= 1 and len(hidden) <= 1
+
+
 class SearchBot(Bot):
     """Determinized Monte Carlo search (Hard; Expert with more time and tuned playouts).
 
@@ -171,9 +166,9 @@ class SearchBot(Bot):
     CPU time instead, so that other load on the machine does not weaken the bots.
     """
 
-    clock = staticmethod(time.perf_counter)
+    clock: Callable[[], float] = staticmethod(time.perf_counter)
 
-    def __init__(self, *, seed=None, budget: float = 1.0, params: Params = DEFAULT,
+    def __init__(self, *, seed: Any = None, budget: float = 1.0, params: Params = DEFAULT,
                  level: str = "hard", epsilon: float = 0.0, max_worlds: int | None = None):
         super().__init__(seed=seed)
         self.max_worlds = max_worlds  # also stop after this many sampled deals (tests)
@@ -181,25 +176,26 @@ class SearchBot(Bot):
         self.params = params
         self.level = level
         self.epsilon = epsilon
-        self.last_stats: dict = {}
+        self.last_stats: dict[str, Any] = {}
 
-    def decide(self, view, legal, budget):
+    def decide(self, view: View, legal: list[Action], budget: float) -> Action:
         start = self.clock()
         budget = max(budget, 0.0) * BUDGET_USE  # headroom for the last playout and the OS
         deadline = start + budget
         seat = view["seat"]
-        det = Determinizer(view)
-        team = det.rules.team_of(seat)
+        assert seat is not None
+        team = Rules.from_dict(view["rules"]).team_of(seat)
+        perfect = nothing_hidden(view)
         candidates = legal
         self.last_stats = {}
-        if det.perfect and view["players"] - len(view["out"]) == 2:
+        if perfect and view["players"] - len(view["out"]) == 2:
             # Nothing hidden: solve exactly if the budget allows. A won position is played
             # out by the winning move; otherwise Monte Carlo picks, among the moves that
             # hold the best exact value, the one a fallible opponent most often spoils.
-            world = det.sample(self.rng)
+            world = Deal.sample(view, self.rng)
             solver = Solver(world, team, start + budget * 0.7, self.params, self.clock)
             try:
-                values = solver.values(world, seat, candidates)
+                values: list[tuple[Action, float]] | None = solver.values(world, seat, candidates)
             except Timeout:
                 values = None
             self.last_stats = {"solved": values is not None, "nodes": solver.nodes}
@@ -209,9 +205,11 @@ class SearchBot(Bot):
                 if best == WIN or len(winners) == 1:
                     return _match(winners[0], legal)
                 candidates = winners
-        return _match(self._monte_carlo(det, seat, team, candidates, deadline), legal)
+        chosen = self._monte_carlo(view, perfect, seat, team, candidates, deadline)
+        return _match(chosen, legal)
 
-    def _monte_carlo(self, det, seat, team, candidates, deadline):
+    def _monte_carlo(self, view: View, perfect: bool, seat: int, team: int,
+                     candidates: list[Action], deadline: float) -> Action:
         """Common sampled deals for all candidates; a candidate that is clearly worse than
         the leader on the same deals (paired difference below zero by PRUNE_SIGMAS standard
         errors) stops being sampled, and when one is left it is played at once."""
@@ -224,7 +222,7 @@ class SearchBot(Bot):
         eps = self.epsilon
         clock = self.clock
         while len(active) > 1:
-            world = det.sample(rng)
+            world = Deal.sample(view, rng)
             row = []
             for i in active:
                 d = world.copy()
@@ -236,7 +234,7 @@ class SearchBot(Bot):
                 for i, r in zip(active, row):
                     results[i].append(r)
                 worlds += 1
-                if det.perfect and not eps:
+                if perfect and not eps:
                     eps = 0.1
                 if worlds % PRUNE_EVERY == 0:
                     active = _prune(active, results)
@@ -251,7 +249,7 @@ class SearchBot(Bot):
         # Ties go to the heuristic's own choice, else to the first in the engine's order.
         choice = best[0]
         if len(best) > 1:
-            first = heuristic_action(det.sample(rng), seat, None, params)
+            first = heuristic_action(Deal.sample(view, rng), seat, None, params)
             choice = first if first in best else best[0]
         self.last_stats.update({"worlds": worlds, "candidates": len(candidates),
                                 "left": len(active), "value": top})

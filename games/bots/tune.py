@@ -27,15 +27,13 @@ STEPS = {
 
 def play(rules: Rules, seed: str, seat_params: list[Params]) -> Deal:
     deal = Deal.start(rules, seed=seed)
-    while not deal.over:
-        holder = deal.six_right
-        if holder >= 0 and deal.talon and holder != deal.to_act and EXCHANGE in deal.legal_actions(holder):
-            deal.apply(holder, EXCHANGE)
-            continue
-        if deal.late is not None and deal.late[0] != deal.to_act:
-            deal.apply(deal.late[0], EXCHANGE)
-            continue
+    while not deal.is_over:
         seat = deal.to_act
+        assert seat is not None
+        holder = deal.exchanger
+        if holder is not None and holder != seat:
+            deal.apply(holder, EXCHANGE)  # R25-R27, out of turn
+            continue
         deal.apply(seat, heuristic_action(deal, seat, None, seat_params[seat]))
     return deal
 
@@ -50,8 +48,8 @@ def _chunk(job):
         for k in range(n):  # rotate: the tuned knobs sit at each seat once
             seats = [pa if (s - k) % n == 0 else pb for s in range(n)]
             deal = play(rules, f"{seed}/{i}", seats)
-            played += int(not deal.draw)  # draws say nothing about who plays better
-            lost += int(not deal.draw and deal.losing_team == rules.team_of(k % n))
+            played += int(not deal.is_draw)  # draws say nothing about who plays better
+            lost += int(not deal.is_draw and deal.losing_team == rules.team_of(k % n))
     return lost, played
 
 
