@@ -247,8 +247,9 @@ def draw_game_deal() -> Deal:
 
 
 def endgame(rules: Rules, hands: dict, *, trump: str, attacker: int, out=()) -> Deal:
-    """A late position of individual play: the talon drawn, `hands` (seat -> cards) held,
-    seats in `out` out (R19), every other card discarded; `attacker` leads a new bout."""
+    """A late position: the talon drawn, `hands` (seat -> cards) held, seats in `out` out
+    (R19), every other card discarded; `attacker`'s seat leads a new bout (team play: filled
+    by its first active member, R30)."""
     deal = Deal.start(rules, seed=0)
     held = {seat: _codes(cards) for seat, cards in hands.items()}
     deal.hands = [[Card.parse(c) for c in sorted(held.get(s, []), key=lambda c: Card.parse(c).index)]
@@ -259,6 +260,10 @@ def endgame(rules: Rules, hands: dict, *, trump: str, attacker: int, out=()) -> 
     deal.out_mask = sum(1 << s for s in out)
     deal.known, deal.history, deal.six_right, deal.late = [0] * rules.players, [], -1, None
     deal.bout = 9
-    deal._start_bout(attacker, attacker)
+    if rules.teams:
+        deal.last_filler = [None] * rules.team_count
+        deal._start_bout(attacker, deal._fill(attacker))
+    else:
+        deal._start_bout(attacker, attacker)
     assert accounted_for(deal)
     return deal

@@ -3,7 +3,7 @@
 import pytest
 
 from games.engine import Rules
-from tests.engine.decks import deal_from, hand, history, pass_round, play
+from tests.engine.decks import deal_from, endgame, hand, history, pass_round, play
 
 # ---------------------------------------------------------------- 2x2 (seed 000)
 # A, B, C, D sit clockwise; A & C are partners, so are B & D. With 24 cards everything is
@@ -193,3 +193,18 @@ def test_r29_neighbours_only_is_not_for_team_play():
     with pytest.raises(ValueError, match="throw_in"):
         Rules(players=4, teams="2x2", throw_in="neighbours")
     assert Rules(players=6, teams="2x3").effective_throw_in == "all"
+
+
+def test_r11_in_team_play_priority_counts_from_the_defending_seats_left():
+    # 2x3: A1 B1 A2 B2 A3 B3 at seats 0-5; B1 is out, so B2 stands in for B1's seat.
+    # The count starts left of the defending seat (seat 1): A2 before A3, although
+    # counting from the stand-in (seat 3) would put A3 first.
+    deal = endgame(Rules(players=6, teams="2x3"),
+                   {0: "7S 9D", 2: "7H TD", 3: "8S 8H AS", 4: "7D JD", 5: "QC"},
+                   trump="C", attacker=0, out=(1,))
+    assert (deal.attacker, deal.defender) == (0, 3)
+    view = deal.view(None)
+    assert (view["attack_seat"], view["defend_seat"]) == (0, 1)
+    assert view["eligible"] == [0, 2, 4]
+    play(deal, "0 a 7S", "3 d 7S 8S")  # seat 0 has nothing to throw in: passed over
+    assert deal.to_act == 2  # A2 may throw in its 7♥ before A3 its 7♦
