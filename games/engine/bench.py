@@ -26,6 +26,7 @@ def play(rules: Rules, rng: random.Random) -> int:
     steps = 0
     while not deal.is_over:
         seat = deal.to_act
+        assert seat is not None
         actions = deal.legal_actions(seat)
         deal.apply(seat, actions[rng.randrange(len(actions))])
         steps += 1
@@ -47,6 +48,7 @@ def bench_copy(rules: Rules, count: int = 20000) -> float:
     deal = Deal.start(rules, seed=3)
     for _ in range(12):  # a position in mid-deal
         seat = deal.to_act
+        assert seat is not None
         deal.apply(seat, rng.choice(deal.legal_actions(seat)))
     start = time.perf_counter()
     for _ in range(count):
@@ -54,7 +56,7 @@ def bench_copy(rules: Rules, count: int = 20000) -> float:
     return (time.perf_counter() - start) / count * 1e6
 
 
-def main(argv=None) -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per case")
     args = parser.parse_args(argv)

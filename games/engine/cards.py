@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import ClassVar, NoReturn, overload
+
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -18,10 +21,20 @@ class Card:
     """
 
     __slots__ = ("rank", "suit", "code", "index")
-    _by_code: dict[str, Card] = {}
+    rank: int  # 2..14, J=11 Q=12 K=13 A=14
+    suit: str  # "S" "H" "D" "C"
+    code: str  # e.g. "TH"
+    index: int  # suit * 13 + rank - 2: the display order, and the card's bit in a mask
+    _by_code: ClassVar[dict[str, Card]] = {}
 
-    def __new__(cls, code: str | int, suit: str | None = None) -> Card:
+    @overload
+    def __new__(cls, code: Card | str) -> Card: ...
+    @overload
+    def __new__(cls, code: int, suit: str) -> Card: ...
+    def __new__(cls, code: Card | str | int, suit: str | None = None) -> Card:
         if suit is None:
+            if isinstance(code, int):  # a rank without a suit: parse's refusal
+                raise ValueError(f"A card is given by a code such as 'TH', not {code!r}.")
             return cls.parse(code)
         if isinstance(code, int) and not isinstance(code, bool) and 2 <= code <= 14:
             return cls.parse(RANKS[code - 2] + str(suit))
@@ -50,16 +63,16 @@ class Card:
         cls._by_code[code] = card
         return card
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError("Card is immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str], Card], tuple[str]]:
         return (Card.parse, (self.code,))
 
-    def __copy__(self):
+    def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
         return self
 
     def __str__(self) -> str:
@@ -71,7 +84,7 @@ class Card:
     def __hash__(self) -> int:
         return self.index
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Card) and other.index == self.index
 
     # Display order is (suit, rank); index encodes exactly that.
@@ -125,7 +138,7 @@ def why_not_beats(defence: Card, attack: Card, trump: str) -> str:
     return f"{head}: it is neither a higher {SUIT_NAMES[attack.suit]} nor a trump."
 
 
-def cards_mask(cards) -> int:
+def cards_mask(cards: Iterable[Card]) -> int:
     mask = 0
     for c in cards:
         mask |= 1 << c.index
@@ -133,7 +146,7 @@ def cards_mask(cards) -> int:
 
 
 def mask_cards(mask: int) -> list[Card]:
-    cards = []
+    cards: list[Card] = []
     while mask:
         low = mask & -mask
         cards.append(ALL_CARDS[low.bit_length() - 1])

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterable
 from operator import attrgetter
+from typing import Any, NamedTuple
 
 from . import infostate
-from .actions import ACTION_TYPES, Attack, Defend, ExchangeTrump, Pass, Take, Transfer
+from .actions import ACTION_TYPES, Action, Attack, Defend, ExchangeTrump, Pass, Take, Transfer
 from .cards import ALL_CARDS, Card, beats, cards_mask, full_deck, mask_cards, why_not_beats
 from .errors import IllegalAction
 from .infostate import View
 from .rules import Rules
 
-_index = attrgetter("index")
+_index: Callable[[Card], int] = attrgetter("index")
 _ATTACK = {c: Attack(c) for c in ALL_CARDS}
 _TRANSFER = {c: Transfer(c) for c in ALL_CARDS}
 _DEFEND: dict[tuple[Card, Card], Defend] = {}
@@ -38,6 +39,18 @@ def _ordinal(n: int) -> str:
     return f"seat {n}"
 
 
+# What `random.Random` accepts as a seed (None: `Deal.start` shuffles securely).
+type Seed = int | float | str | bytes | bytearray | None
+
+
+class LateClaim(NamedTuple):
+    """R27: a late claim of the trump-6 exchange, open until the next lead."""
+
+    six_holder: int  # the seat that drew the 6 in the draw that emptied the talon
+    face_holder: int  # the seat that drew the face-up trump card
+    face: str  # that card's code
+
+
 class Deal:
     """A deal in progress. Build one with `Deal.start`."""
 
@@ -48,10 +61,43 @@ class Deal:
         "losing_team", "draw", "six_right", "late", "known", "history", "last_filler",
         "dealer", "shown",
     )
+    rules: Rules
+    n: int  # players
+    hands: list[list[Card]]  # per seat, sorted by index
+    talon: list[Card]  # talon[-1] is drawn next; talon[0] is the face-up trump card
+    trump: str
+    discard: list[Card]
+    attacks: list[Card]  # the table: attacks[i] is beaten by defences[i] (None: not yet)
+    defences: list[Card | None]
+    attacker: int  # the current bout's main attacker and defender (persons)
+    defender: int
+    att_seat: int  # the seats whose roles they fill (differ with teams, R30)
+    def_seat: int
+    leader: int
+    limit: int
+    eligible: tuple[int, ...]
+    passed: int  # bit mask of seats
+    taking: bool
+    take_idx: int
+    to_act: int | None  # None once over
+    bout: int
+    out_mask: int  # bit mask of seats
+    over: bool
+    loser: int | None
+    losing_team: int | None
+    draw: bool
+    six_right: int  # the seat holding the right to exchange the trump 6, or -1
+    late: LateClaim | None
+    known: list[int]  # per seat: a mask of the cards everybody knows it holds
+    history: list[dict[str, Any]]
+    last_filler: list[int | None] | None  # per team (None without teams), R30
+    dealer: int
+    shown: str | None  # the lowest trump shown at the start (R5)
 
     # ------------------------------------------------------------------ setup
     @classmethod
-    def start(cls, rules: Rules, *, deck=None, seed=None, dealer: int = 0, opener=None) -> Deal:
+    def start(cls, rules: Rules, *, deck: Iterable[Card | str] | None = None, seed: Seed = None,
+              dealer: int = 0, opener: int | None = None) -> Deal:
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a Rules, not {type(rules).__name__}.")
         n = rules.players
@@ -162,14 +208,18 @@ class Deal:
     def _fill(self, seat: int, gone: int | None = None) -> int:
         """R30: the team member who fills `seat` now (and remember them)."""
         person = self._next_filler(seat, gone)
-        self.last_filler[self.rules.team_of(seat)] = person
+        last_filler = self.last_filler
+        assert last_filler is not None  # team play
+        last_filler[self.rules.team_of(seat)] = person
         return person
 
     def _next_filler(self, seat: int, gone: int | None = None) -> int:
         out = self.out_mask if gone is None else gone
         team = self.rules.team_of(seat)
         members = self.rules.members(team)
-        last = self.last_filler[team]
+        last_filler = self.last_filler
+        assert last_filler is not None  # team play
+        last = last_filler[team]
         if last is None:  # nobody of this team has filled a seat yet: the seat's own player
             start = members.index(seat)
             order = members[start:] + members[:start]
@@ -229,7 +279,7 @@ class Deal:
         mode = rules.effective_throw_in
         if mode == "main_only":
             return (attacker,)
-        others = []
+        others: list[int] = []
         for k in range(1, n):
             s = (self.def_seat + k) % n  # clockwise from the defender's left (R11)
             if s == attacker or s == defender or self.out_mask >> s & 1:
@@ -275,8 +325,8 @@ class Deal:
         for c in attacks:
             if c.rank == rank:
                 return True
-        for c in self.defences:
-            if c is not None and c.rank == rank:
+        for d in self.defences:
+            if d is not None and d.rank == rank:
                 return True
         return False
 
@@ -306,8 +356,7 @@ class Deal:
         if six is None:
             return False
         if self.late is not None:  # R27: the late claim before the next lead
-            holder = self.late[0]
-            return seat == holder and six in self.hands[seat]
+            return seat == self.late.six_holder and six in self.hands[seat]
         if not self.talon or seat != self.six_right:
             return False
         face = self.talon[0]
@@ -315,10 +364,10 @@ class Deal:
             return False
         return six in self.hands[seat]
 
-    def legal_actions(self, seat: int) -> list:
+    def legal_actions(self, seat: int) -> list[Action]:
         """Every legal action for `seat` now, in a stable order (empty when none)."""
         _check_seat_arg("seat", seat, self.n)
-        actions = []
+        actions: list[Action] = []
         if self.over:
             return actions
         if seat == self.to_act:
@@ -342,7 +391,7 @@ class Deal:
         return actions
 
     # --------------------------------------------------------------- apply
-    def apply(self, seat: int, action) -> None:
+    def apply(self, seat: int, action: Action) -> None:
         """Apply `action` for `seat`, or raise IllegalAction leaving the deal unchanged."""
         _check_seat_arg("seat", seat, self.n)
         kind = type(action)
@@ -356,21 +405,25 @@ class Deal:
         if kind is ExchangeTrump:
             return self._exchange(seat)
         if seat != self.to_act:
+            to_act = self.to_act
+            assert to_act is not None  # the deal is not over
             raise IllegalAction(
-                f"It is not your turn: {_ordinal(self.to_act)} is to act.", "not_your_turn",
-                seat=self.to_act,
+                f"It is not your turn: {_ordinal(to_act)} is to act.", "not_your_turn",
+                seat=to_act,
             )
+        # `type(action) is X` where the action's fields are read: mypy narrows by that,
+        # not by `kind is X`.
         if seat == self.defender and not self.taking:
-            if kind is Defend:
+            if type(action) is Defend:
                 return self._defend_card(seat, action.attack, action.card)
             if kind is Take:
                 return self._take(seat)
-            if kind is Transfer:
+            if type(action) is Transfer:
                 return self._transfer(seat, action.card)
             if kind is Attack:
                 raise IllegalAction("You are defending: beat the cards, or take them.", "defender_cannot_attack")
             raise IllegalAction("The defender can't pass: beat the cards or take them.", "defender_cannot_pass")
-        if kind is Attack:
+        if type(action) is Attack:
             return self._attack(seat, action.card)
         if kind is Pass:
             if not self.attacks:
@@ -543,12 +596,13 @@ class Deal:
             message, code = self._why_no_exchange(seat)
             raise IllegalAction(message, code, card=self.trump_six.code if self.trump_six else None)
         six = self.trump_six
+        assert six is not None  # _may_exchange
         hand = self.hands[seat]
         hand.remove(six)
         self.known[seat] &= ~(1 << six.index)  # the 6 leaves this hand, even if it was shown (R5)
         if self.late is not None:  # R27: swap with whoever drew the face-up card
-            other = self.late[1]
-            face = Card.parse(self.late[2])
+            other = self.late.face_holder
+            face = Card.parse(self.late.face)
             self.hands[other].remove(face)
             self.hands[other].append(six)
             self.hands[other].sort(key=_index)
@@ -612,7 +666,8 @@ class Deal:
         order.remove(defender)
         order.append(defender)
         six, face = self.trump_six, self.talon[0]
-        six_drawer = face_holder = None
+        six_drawer: int | None = None
+        face_holder: int | None = None
         for s in order:
             hand = self.hands[s]
             drawn = 0
@@ -634,7 +689,7 @@ class Deal:
             # R27: the 6 came in the draw that emptied the talon; a late claim stays open.
             mode = self.rules.trump_exchange
             if mode == "six" or (mode == "six_if_ace" and face.rank == 14):
-                self.late = (six_drawer, face_holder, face.code)
+                self.late = LateClaim(six_drawer, face_holder, face.code)
 
     def _settle(self, taken: bool) -> None:
         """R19-R22, R18: who is out, whether the deal is over, who attacks next."""
@@ -701,11 +756,11 @@ class Deal:
 
     __copy__ = copy
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, object]) -> Deal:
         return self.copy()
 
     # ------------------------------------------------------------- json
-    def _state(self) -> dict:
+    def _state(self) -> dict[str, Any]:
         codes = _codes
         return {
             "rules": self.rules.to_dict(),
@@ -753,7 +808,7 @@ class Deal:
             self.over, self.loser = d["over"], d["loser"]
             self.losing_team, self.draw = d["losing_team"], d["draw"]
             self.six_right = d["six_right"]
-            self.late = tuple(d["late"]) if d["late"] else None
+            self.late = LateClaim(*d["late"]) if d["late"] else None
             self.known = list(d["known"])
             self.history = d["history"]
             self.last_filler = d["last_filler"]
@@ -764,10 +819,10 @@ class Deal:
             raise ValueError("Not a saved deal: wrong number of hands.")
         return self
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Deal) and self._state() == other._state()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable
 
     def __repr__(self) -> str:
         status = "over" if self.over else f"bout {self.bout}, seat {self.to_act} to act"
@@ -807,27 +862,27 @@ class Deal:
         the initiative may too, among its legal actions."""
         late = self.late
         if late is not None:
-            return late[0] if self._may_exchange(late[0]) else None
+            return late.six_holder if self._may_exchange(late.six_holder) else None
         holder = self.six_right
         if holder >= 0 and self.talon and self._may_exchange(holder):
             return holder
         return None
 
 
-def _codes(cards) -> list[str]:
+def _codes(cards: Iterable[Card]) -> list[str]:
     return [c.code for c in cards]
 
 
-def _cards(codes) -> list[Card]:
+def _cards(codes: Iterable[Card | str]) -> list[Card]:
     return [Card.parse(c) for c in codes]
 
 
-def _check_seat_arg(name: str, seat, n: int) -> None:
+def _check_seat_arg(name: str, seat: object, n: int) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise ValueError(f"{name} must be a seat number 0..{n - 1}, not {seat!r}.")
 
 
-def _parse_deck(deck, pack: list[Card]) -> list[Card]:
+def _parse_deck(deck: Iterable[Card | str], pack: list[Card]) -> list[Card]:
     if isinstance(deck, (str, bytes)) or not hasattr(deck, "__iter__"):
         raise ValueError("deck must be a list of card codes, top first.")
     cards = [Card.parse(c) for c in deck]

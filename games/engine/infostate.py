@@ -11,6 +11,7 @@ from .cards import SUIT_NAMES, Card, full_deck, mask_cards
 
 if TYPE_CHECKING:
     from .deal import Deal
+    from .rules import Rules
 
 BOUT_END = ("discard", "pick_up")
 
@@ -64,7 +65,7 @@ def next_fillers(deal: Deal) -> list[int | None] | None:
     the team has filled a seat yet (then each seat's own player does)."""
     if deal.last_filler is None:
         return None
-    out = []
+    out: list[int | None] = []
     for team, last in enumerate(deal.last_filler):
         if last is None:
             out.append(None)
@@ -209,9 +210,14 @@ def sample(cls: type[Deal], v: View, rng: random.Random) -> Deal:
     deal.talon = [face, *unseen[pos:]] if face is not None else []  # talon[0]: face up (R3)
     deal.trump, deal.discard = v["trump"], discard
     deal.attacks, deal.defences = attacks, defences
-    deal.attacker, deal.defender = v["attacker"], v["defender"]
-    deal.att_seat, deal.def_seat = v["attack_seat"], v["defend_seat"]
-    deal.leader, deal.limit, deal.eligible = v["leader"], v["limit"], tuple(v["eligible"])
+    attacker, defender, leader = v["attacker"], v["defender"], v["leader"]
+    att_seat, def_seat = v["attack_seat"], v["defend_seat"]
+    # The roles are None only in the view of a deal that is over.
+    assert attacker is not None and defender is not None and leader is not None
+    assert att_seat is not None and def_seat is not None
+    deal.attacker, deal.defender = attacker, defender
+    deal.att_seat, deal.def_seat = att_seat, def_seat
+    deal.leader, deal.limit, deal.eligible = leader, v["limit"], tuple(v["eligible"])
     deal.passed = _mask_seats(v["passed"])
     deal.taking, deal.to_act, deal.bout = v["taking"], v["to_act"], v["bout"]
     # R15: after a take, the seat asked to throw in is the take_idx-th eligible attacker.
@@ -238,7 +244,7 @@ def _mask_seats(seats: list[int]) -> int:
     return m
 
 
-def _last_fillers(rules: Any, fillers: list[int | None] | None) -> list[int | None] | None:
+def _last_fillers(rules: Rules, fillers: list[int | None] | None) -> list[int | None] | None:
     """R30: a `last_filler` that makes each team's next filler the one the view names."""
     if fillers is None:
         return None
@@ -281,4 +287,6 @@ def _place_exchange_right(deal: Deal, v: View, need: list[int], rng: random.Rand
                 drawn = event["count"]
         if not drawn or rng.random() >= drawn / max(need[holder], 1):
             return
-    deal.late = (holder, face_holder, face)
+    from .deal import LateClaim  # deal imports this module; the one rare path needs it
+
+    deal.late = LateClaim(holder, face_holder, face)

@@ -17,7 +17,7 @@ class Match:
     """
 
     def __init__(self, rules: Rules, *, deals: int | None = None, loss_limit: int | None = None,
-                 seed=None):
+                 seed: int | float | str | None = None) -> None:
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a Rules, not {type(rules).__name__}.")
         for name, value in (("deals", deals), ("loss_limit", loss_limit)):
@@ -32,10 +32,10 @@ class Match:
         self.prev_loser: int | None = None
         self.deal = Deal.start(rules, seed=self._deal_seed(0), dealer=self.dealer, opener=None)
 
-    def _deal_seed(self, index: int):
+    def _deal_seed(self, index: int) -> str | None:
         return None if self.seed is None else f"{self.seed}/{index}"
 
-    def _sides(self):
+    def _sides(self) -> range:
         return range(self.rules.team_count)
 
     def _finished(self) -> list[int | None]:
@@ -116,7 +116,7 @@ class Match:
             raise ValueError(f"Not a saved match: {exc}") from None
         return self
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Match) and self.to_json() == other.to_json()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable

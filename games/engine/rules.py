@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, fields
+from functools import cached_property
+from typing import Any
 
 TEAMS = {  # R2: team index of each seat
     "2x2": (4, 2),  # players, number of teams; partners opposite (0&2, 1&3)
@@ -14,12 +17,12 @@ TRUMP_EXCHANGE = ("off", "six", "six_if_ace")
 NEXT_DEAL_START = ("dealer_left", "loser_right")
 
 
-def _int(name, value, allowed):
+def _int(name: str, value: object, allowed: Collection[int]) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(map(str, allowed))}, not {value!r}.")
 
 
-def _choice(name, value, allowed):
+def _choice(name: str, value: object, allowed: Collection[str | None]) -> None:
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, not {value!r}.")
 
@@ -38,7 +41,7 @@ class Rules:
     trump_exchange: str = "six"
     next_deal_start: str = "dealer_left"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _int("players", self.players, range(2, 7))
         _choice("teams", self.teams, (None, *TEAMS))
         if self.teams is not None and TEAMS[self.teams][0] != self.players:
@@ -62,7 +65,6 @@ class Rules:
             raise ValueError("throw_in 'neighbours' is for individual play (R29), not with teams.")
         _choice("trump_exchange", self.trump_exchange, TRUMP_EXCHANGE)
         _choice("next_deal_start", self.next_deal_start, NEXT_DEAL_START)
-        object.__setattr__(self, "_dict", asdict(self))
 
     @property
     def team_count(self) -> int:
@@ -85,11 +87,16 @@ class Rules:
             return self.throw_in
         return "neighbours" if self.players >= 5 and not self.teams else "all"
 
-    def to_dict(self) -> dict:
+    @cached_property
+    def _dict(self) -> dict[str, Any]:
+        # Not a field: computed once per (frozen) Rules, outside eq/repr/fields().
+        return asdict(self)
+
+    def to_dict(self) -> dict[str, Any]:
         return dict(self._dict)
 
     @classmethod
-    def from_dict(cls, d: dict) -> Rules:
+    def from_dict(cls, d: dict[str, Any]) -> Rules:
         if not isinstance(d, dict):
             raise ValueError(f"Rules are given as a mapping of options, not {type(d).__name__}.")
         names = {f.name for f in fields(cls)}
