@@ -22,33 +22,57 @@ import random
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any, NotRequired, TextIO, TypedDict
 
 from games.engine import Deal, Rules, full_deck
 
 from . import LEVELS, make_bot
 
-PRESETS = {
+PRESETS: dict[str, dict[str, Any]] = {
     "classic": {},
     "perevodnoy": {"transfer": True},
     "prostoy": {"throw_in": "main_only"},
 }
 
+type BotSpec = tuple[str, float | None]  # level, budget (None: the level's default)
 
-def parse_bot(spec: str) -> tuple[str, float | None]:
+
+class DealResult(TypedDict):
+    loser: int | None
+    losing_team: int | None
+    draw: bool
+    times: list[list[float]]  # per seat: think times of the moves with a real choice
+    lineup: NotRequired[list[BotSpec]]  # added by _play_deck
+
+
+class BotStats(TypedDict):
+    units: int
+    losses: int
+    draws: int
+    times: list[float]
+
+
+# (rules, deck number, seed, line-ups, cpu_clock)
+type DeckJob = tuple[dict[str, Any], int, str, list[list[BotSpec]], bool]
+
+
+def parse_bot(spec: str) -> BotSpec:
     level, _, budget = spec.strip().partition(":")
     if level not in LEVELS:
         raise argparse.ArgumentTypeError(f"unknown bot {level!r}: use one of {', '.join(LEVELS)}")
     return level, float(budget) if budget else None
 
 
-def bot_label(spec: tuple[str, float | None]) -> str:
+def bot_label(spec: BotSpec) -> str:
     level, budget = spec
     return level if budget is None else f"{level}:{budget:g}"
 
 
-def rotations(lineup: list) -> list[list]:
+def rotations[T](lineup: list[T]) -> list[list[T]]:
     """Distinct rotations of the line-up round the table."""
-    seen, out = set(), []
+    seen: set[tuple[T, ...]] = set()
+    out: list[list[T]] = []
     for k in range(len(lineup)):
         rot = lineup[k:] + lineup[:k]
         key = tuple(rot)
@@ -58,8 +82,8 @@ def rotations(lineup: list) -> list[list]:
     return out
 
 
-def play_deal(rules: Rules, deck: list[str], dealer: int, lineup: list, seed: str,
-              cpu_clock: bool = False) -> dict:
+def play_deal(rules: Rules, deck: list[str], dealer: int, lineup: list[BotSpec], seed: str,
+              cpu_clock: bool = False) -> DealResult:
     """One deal; the line-up's bot at each seat. Result and think times per seat."""
     bots = [make_bot(level, seed=f"{seed}/{s}", budget=budget) for s, (level, budget) in enumerate(lineup)]
     if cpu_clock:
@@ -78,6 +102,7 @@ def play_deal(rules: Rules, deck: list[str], dealer: int, lineup: list, seed: st
         if acted:
             continue
         seat = deal.to_act
+        assert seat is not None  # the deal is not over
         view = deal.view(seat)
         choice = len(view["legal_actions"]) > 1
         t0 = time.perf_counter()
@@ -93,14 +118,14 @@ def play_deal(rules: Rules, deck: list[str], dealer: int, lineup: list, seed: st
             "times": times}
 
 
-def _play_deck(job):
+def _play_deck(job: DeckJob) -> list[DealResult]:
     rules_dict, index, seed, lineups, cpu_clock = job
     rules = Rules.from_dict(rules_dict)
     rng = random.Random(f"{seed}/deck/{index}")
     pack = [c.code for c in full_deck(rules.deck_size)]
     rng.shuffle(pack)
     dealer = rng.randrange(rules.players)
-    results = []
+    results: list[DealResult] = []
     for r, lineup in enumerate(lineups):
         res = play_deal(rules, pack, dealer, lineup, f"{seed}/{index}/{r}", cpu_clock)
         res["lineup"] = lineup
@@ -127,13 +152,15 @@ def percentile(values: list[float], q: float) -> float:
     return s[i]
 
 
-def tally(rules: Rules, all_results: list[dict]) -> dict:
+def tally(rules: Rules, all_results: list[DealResult]) -> dict[str, BotStats]:
     """Per bot label: units (seat-deals, or team-deals in team play), losses, draws, times."""
-    stats = defaultdict(lambda: {"units": 0, "losses": 0, "draws": 0, "times": []})
+    stats: defaultdict[str, BotStats] = defaultdict(
+        lambda: {"units": 0, "losses": 0, "draws": 0, "times": []}
+    )
     for res in all_results:
-        lineup = [bot_label(tuple(b)) for b in res["lineup"]]
+        lineup = [bot_label(b) for b in res["lineup"]]
         if rules.teams:
-            sides = defaultdict(list)
+            sides: defaultdict[int, list[int]] = defaultdict(list)
             for s in range(rules.players):
                 sides[rules.team_of(s)].append(s)
             units = [(team, "+".join(sorted(set(lineup[s] for s in seats)))) for team, seats in sides.items()]
@@ -151,7 +178,8 @@ def tally(rules: Rules, all_results: list[dict]) -> dict:
     return stats
 
 
-def report(rules: Rules, stats: dict, deals: int, draws: int, elapsed: float, out=None) -> None:
+def report(rules: Rules, stats: Mapping[str, BotStats], deals: int, draws: int, elapsed: float,
+           out: TextIO | None = None) -> None:
     out = out or sys.stdout
     sides = rules.team_count
     print(f"rules: {json.dumps(rules.to_dict(), separators=(',', ':'))}", file=out)
@@ -169,7 +197,7 @@ def report(rules: Rules, stats: dict, deals: int, draws: int, elapsed: float, ou
               f"{(max(times) if times else 0) * 1000:>8.1f}", file=out)
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m games.bots.arena", description=__doc__.splitlines()[0],
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog="\n".join(__doc__.splitlines()[2:]),
@@ -191,7 +219,7 @@ def main(argv=None) -> int:
                              "weaken the search bots")
     args = parser.parse_args(argv)
 
-    options = dict(PRESETS[args.preset], players=args.players, teams=args.teams)
+    options: dict[str, Any] = dict(PRESETS[args.preset], players=args.players, teams=args.teams)
     for item in args.rule:
         key, _, value = item.partition("=")
         try:
@@ -206,7 +234,7 @@ def main(argv=None) -> int:
     decks = max(1, math.ceil(args.deals / len(lineups)))
     jobs = [(rules.to_dict(), i, args.seed, lineups, args.cpu_clock) for i in range(decks)]
     start = time.perf_counter()
-    results = []
+    results: list[DealResult] = []
     if args.workers > 1:
         # forkserver: forking a multi-threaded process (a test runner) may deadlock.
         with multiprocessing.get_context("forkserver").Pool(args.workers) as pool:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from typing import Any
 
 from games.engine import (
@@ -31,6 +33,8 @@ class Bot:
 
     level = "base"
     default_budget = 0.0
+    # What a budget counts: wall-clock time, or (the arena's --cpu-clock) CPU time.
+    clock: Callable[[], float] = staticmethod(time.perf_counter)
 
     def __init__(self, *, seed: Any = None):
         self.rng = random.Random(seed)

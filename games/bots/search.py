@@ -166,8 +166,6 @@ class SearchBot(Bot):
     CPU time instead, so that other load on the machine does not weaken the bots.
     """
 
-    clock: Callable[[], float] = staticmethod(time.perf_counter)
-
     def __init__(self, *, seed: Any = None, budget: float = 1.0, params: Params = DEFAULT,
                  level: str = "hard", epsilon: float = 0.0, max_worlds: int | None = None):
         super().__init__(seed=seed)

@@ -12,11 +12,15 @@ import multiprocessing
 import os
 import random
 from dataclasses import asdict, fields, replace
+from typing import TYPE_CHECKING, Any
 
 from games.engine import Deal, Rules
 
 from .heuristic import DEFAULT, Params, heuristic_action
 from .search import EXCHANGE
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
 
 STEPS = {
     "pair_bonus": 1.0, "throw_rank_early": 1, "throw_rank_late": 1, "late_talon": 2,
@@ -38,7 +42,11 @@ def play(rules: Rules, seed: str, seat_params: list[Params]) -> Deal:
     return deal
 
 
-def _chunk(job):
+# (rules, tuned knobs, other knobs, seed, first deck, number of decks); dicts pickle lightly.
+type Job = tuple[dict[str, Any], dict[str, Any], dict[str, Any], str, int, int]
+
+
+def _chunk(job: Job) -> tuple[int, int]:
     rules_dict, a, b, seed, start, count = job
     rules = Rules.from_dict(rules_dict)
     pa, pb = Params(**a), Params(**b)
@@ -53,12 +61,12 @@ def _chunk(job):
     return lost, played
 
 
-def loss_rate(rules: Rules, a: Params, b: Params, decks: int, seed: str, pool) -> float:
+def loss_rate(rules: Rules, a: Params, b: Params, decks: int, seed: str, pool: Pool) -> float:
     """A's share of the lost deals against B at a mirrored table (A at one seat, B at
     the others; draws left out): 1/players when they are equally good."""
     step = max(1, decks // 16)
-    jobs = [(rules.to_dict(), asdict(a), asdict(b), seed, s, min(step, decks - s))
-            for s in range(0, decks, step)]
+    jobs: list[Job] = [(rules.to_dict(), asdict(a), asdict(b), seed, s, min(step, decks - s))
+                       for s in range(0, decks, step)]
     results = pool.map(_chunk, jobs)
     return sum(r[0] for r in results) / sum(r[1] for r in results)
 
@@ -84,7 +92,7 @@ def tune(rules: Rules, decks: int, rounds: int, margin: float, workers: int, see
     return best
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.bots.tune", description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--transfer", action="store_true")
