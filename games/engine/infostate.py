@@ -8,10 +8,10 @@ import random
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from .cards import SUIT_NAMES, Card, full_deck, mask_cards
+from .rules import Rules
 
 if TYPE_CHECKING:
     from .deal import Deal
-    from .rules import Rules
 
 BOUT_END = ("discard", "pick_up")
 
@@ -174,12 +174,10 @@ def _index(card: Card) -> int:
 
 def sample(cls: type[Deal], v: View, rng: random.Random) -> Deal:
     """`Deal.sample`: a complete deal consistent with the view `v` (see ENGINE_API)."""
-    from .rules import Rules
-
     if v["is_over"]:
         raise ValueError("The deal is over: there is nothing hidden to imagine.")
-    rules = Rules.from_dict(v["rules"])
-    n, seat, parse = rules.players, v["seat"], Card.parse
+    rules = _rules(v["rules"])
+    n, seat, parse = rules.players, v["seat"], _parse
     own = [parse(c) for c in v["hand"]] if seat is not None and v["hand"] is not None else []
     attacks = [parse(a) for a, _ in v["table"] if a]
     defences = [parse(d) if d else None for _, d in v["table"]]
@@ -235,6 +233,25 @@ def sample(cls: type[Deal], v: View, rng: random.Random) -> Deal:
     if v["exchange_open"]:
         _place_exchange_right(deal, v, need, rng)
     return deal
+
+
+_RULES: dict[tuple[tuple[str, Any], ...], Rules] = {}
+
+
+def _rules(d: dict[str, Any]) -> Rules:
+    """`Rules.from_dict`, remembered: search samples thousands of deals per move."""
+    key = tuple(d.items())
+    rules = _RULES.get(key)
+    if rules is None:
+        if len(_RULES) > 256:
+            _RULES.clear()
+        rules = _RULES[key] = Rules.from_dict(d)
+    return rules
+
+
+def _parse(code: str) -> Card:
+    card = Card._by_code.get(code)
+    return card if card is not None else Card.parse(code)
 
 
 def _mask_seats(seats: list[int]) -> int:
