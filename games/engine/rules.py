@@ -88,6 +88,13 @@ class Rules:
         return "neighbours" if self.players >= 5 and not self.teams else "all"
 
     @cached_property
+    def _hash(self) -> int:
+        return hash(tuple(getattr(self, f.name) for f in fields(self)))
+
+    def __hash__(self) -> int:  # once per Rules: deal.key() hashes the rules often
+        return self._hash
+
+    @cached_property
     def _dict(self) -> dict[str, Any]:
         # Not a field: computed once per (frozen) Rules, outside eq/repr/fields().
         return asdict(self)
