@@ -35,7 +35,7 @@ def bot_action(level: str, view: dict) -> str | None:
         return None
 
 
-def run_bots(game_id, *, version=None, max_moves: int = BOT_MOVES_PER_TASK) -> int:
+def run_bots(game_id, *, version=None, max_moves: int | None = None) -> int:
     """Play bot moves while a bot holds the initiative; returns how many were played.
 
     Each move goes through play_seat (its own transaction and lock). Every move but the
@@ -43,6 +43,7 @@ def run_bots(game_id, *, version=None, max_moves: int = BOT_MOVES_PER_TASK) -> i
     turn if a bot is still to act. With `version`, a game that has moved on since (a stale
     task) is left alone; a change landing mid-loop ends it (its maker queued what follows).
     """
+    max_moves = BOT_MOVES_PER_TASK if max_moves is None else max_moves
     moves = 0
     while moves < max_moves:
         game = Game.objects.filter(pk=game_id).first()

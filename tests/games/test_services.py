@@ -9,25 +9,9 @@ from games import services
 from games.engine import Attack, Card, Take
 from games.models import Game, Move, RulePreset, Seat
 
-from .conftest import first_legal, to_act
+from .conftest import first_legal, refused, to_act
 
 pytestmark = pytest.mark.django_db
-
-
-def snapshot(game):
-    game = Game.objects.get(pk=game.pk)
-    return (game.version, game.state, game.status, game.deadline, game.moves.count(),
-            list(game.seats.values_list("number", "player", "bot_level", "timeouts")))
-
-
-def refused(game, call, error, status=None):
-    before = snapshot(game)
-    with pytest.raises(error) as info:
-        call()
-    assert snapshot(game) == before
-    if status is not None:
-        assert info.value.status == status
-    return info.value.message
 
 
 # ---------------------------------------------------------------------------- create
@@ -240,25 +224,6 @@ def test_several_actions_are_all_or_nothing(duel):
         duel.pk, user, [lead.token(), Attack(second).token()], duel.version),
         services.IllegalMove, 400)
     assert "Nothing was played" in message
-
-
-DECK = ["7S", "9S", "7C", "9C", "7D", "9D", "QS", "JS", "QC", "JC", "QD", "JD", "6H"]
-
-
-@pytest.fixture
-def stacked(monkeypatch):
-    """Seat 0 holds 7S 7C 7D QS QC QD, seat 1 9S 9C 9D JS JC JD; hearts are trump; seat 0
-    leads."""
-    from games.engine import Deal, Match
-    from games.engine.cards import full_deck
-
-    def new_match(rules, *, deals=None, loss_limit=None):
-        match = Match(rules, deals=deals, loss_limit=loss_limit, seed="stacked")
-        deck = DECK + [c.code for c in full_deck(36) if c.code not in DECK]
-        match.deal = Deal.start(rules, deck=deck, dealer=1, opener=0)
-        return match
-
-    monkeypatch.setattr(services.lobby, "new_match", new_match)
 
 
 def test_it_plays_attack_then_pass_and_beats_several_cards(alice, bob, classic, stacked):
