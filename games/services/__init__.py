@@ -1,12 +1,12 @@
-"""The one door that changes a game (DESIGN.md: "How data flows"), a module per job.
+"""The one door that changes a game (DESIGN.md: "How data flows"), a module per job;
+callers use `from games import services` and the names re-exported here."""
 
-Every change is one transaction: it locks the game row (`select_for_update`), checks
-what the caller may do, changes the game through the engine, writes the state, the move
-log (action tokens) and the new deadline, bumps `version`, decides whether a bot is to
-act, and after the commit hands that to `games.notify.game_changed`. Anything wrong
-raises a `GameError` with a message for the player and an HTTP status; the game is then
-left exactly as it was. Imports run one way: tasks -> services -> notify.
-"""
+# Every change is one transaction: it locks the game row (`select_for_update`), checks
+# what the caller may do, changes the game through the engine, writes the state, the move
+# log (action tokens) and the new deadline, bumps `version`, decides whether a bot is to
+# act, and after the commit hands that to `games.notify.game_changed`. Anything wrong
+# raises a `GameError` with a message for the player and an HTTP status; the game is then
+# left exactly as it was. Imports run one way: tasks -> services -> notify.
 
 from .botplay import BOT_MOVES_PER_TASK, bot_action, run_bots
 from .clocks import sweep_expired, timeout, timeout_action, wake_stalled_bots
