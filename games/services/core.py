@@ -51,6 +51,16 @@ def can_view(game, user, invite_token=None) -> bool:
     return bool(invite_token) and hmac.compare_digest(str(invite_token), game.invite_token)
 
 
+def own_seat(game, user) -> Seat:
+    """The user's seat at this game; NotFound if they may not even see it, else Forbidden."""
+    seat = seat_of(game, user)
+    if seat is None:
+        if not can_view(game, user):
+            raise NotFound(_("There is no such game."))
+        raise Forbidden(_("You have no seat at this game."))
+    return seat
+
+
 def need_user(user) -> None:
     if user is None or not user.is_authenticated:
         raise Forbidden(_("Log in to play."))

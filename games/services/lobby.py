@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from ..engine import Match
 from ..models import BOT_LEVELS, MAX_MOVE_TIME, MIN_MOVE_TIME, Game, Move, RulePreset, Seat
-from .core import can_view, commit_change, lock_game, need_user, seats_of, set_turn
+from .core import can_view, commit_change, lock_game, need_user, own_seat, seats_of, set_turn
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 
 LEVELS = tuple(level for level, _label in BOT_LEVELS)
@@ -88,7 +88,7 @@ def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level
         if not any(seat.is_empty for seat in seats):
             start_match(game, seats)
         return commit_change(game, kind=Move.Kind.SYSTEM, seat=0, player=creator,
-                        actions=["create"])
+                         actions=["create"])
 
 
 def join_game(game_id, user, *, invite_token=None) -> Game:
@@ -111,7 +111,7 @@ def join_game(game_id, user, *, invite_token=None) -> Game:
         if not any(seat.is_empty for seat in seats):
             start_match(game, seats)
         return commit_change(game, kind=Move.Kind.SYSTEM, seat=free.number, player=user,
-                        actions=["join"])
+                         actions=["join"])
 
 
 def leave_game(game_id, user) -> Game:
@@ -119,24 +119,19 @@ def leave_game(game_id, user) -> Game:
     need_user(user)
     with transaction.atomic():
         game = lock_game(game_id)
-        seats = seats_of(game)
-        mine = next((seat for seat in seats if seat.player_id == user.pk), None)
-        if mine is None:
-            if not can_view(game, user):
-                raise NotFound(_("There is no such game."))
-            raise Forbidden(_("You have no seat at this game."))
+        mine = own_seat(game, user)
         if not game.is_open:
             raise Conflict(_("You can't leave a game once it has started."))
         mine.player = None
         mine.save(update_fields=["player"])
-        humans = [seat for seat in seats if seat.player_id is not None]
+        humans = [seat for seat in seats_of(game) if seat.player_id is not None]
         if not humans:
             game.status = Game.Status.ABORTED
             game.finished_at = timezone.now()
         elif game.created_by_id == user.pk:
             game.created_by = humans[0].player
         return commit_change(game, kind=Move.Kind.SYSTEM, seat=mine.number, player=user,
-                        actions=["leave"])
+                         actions=["leave"])
 
 
 def start_game(game_id, user) -> Game:
@@ -154,7 +149,7 @@ def start_game(game_id, user) -> Game:
         start_match(game, seats)
         mine = next((seat.number for seat in seats if seat.player_id == user.pk), None)
         return commit_change(game, kind=Move.Kind.SYSTEM, seat=mine, player=user,
-                        actions=["start"])
+                         actions=["start"])
 
 
 def abort_game(game_id, by_user) -> Game:
@@ -173,7 +168,7 @@ def abort_game(game_id, by_user) -> Game:
         game.deadline = None
         game.turn_seat = None
         return commit_change(game, kind=Move.Kind.SYSTEM, player=by_user,
-                        actions=["abort"])
+                         actions=["abort"])
 
 
 def resume_seat(game_id, user) -> Game:
@@ -181,11 +176,7 @@ def resume_seat(game_id, user) -> Game:
     need_user(user)
     with transaction.atomic():
         game = lock_game(game_id)
-        seat = game.seats.filter(player=user).first()
-        if seat is None:
-            if not can_view(game, user):
-                raise NotFound(_("There is no such game."))
-            raise Forbidden(_("You have no seat at this game."))
+        seat = own_seat(game, user)
         if not game.is_playing:
             raise Conflict(_("The game is not being played."))
         if not seat.bot_level:
@@ -194,4 +185,4 @@ def resume_seat(game_id, user) -> Game:
         seat.timeouts = 0
         seat.save(update_fields=["bot_level", "timeouts"])
         return commit_change(game, kind=Move.Kind.SYSTEM, seat=seat.number, player=user,
-                        actions=["resume"])
+                         actions=["resume"])

@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 from ..engine import Action, ExchangeTrump, IllegalAction, InvalidAction, Pass, action_from_token
 from ..models import Game, Move
 from .core import (
-    can_view,
     commit_change,
     lock_game,
     need_user,
+    own_seat,
     parse_version,
     record_deal,
     seats_of,
@@ -24,7 +24,6 @@ from .errors import (
     Conflict,
     Forbidden,
     IllegalMove,
-    NotFound,
     NotYourTurn,
     StaleVersion,
 )
@@ -67,11 +66,7 @@ def play(game_id, user, tokens, version, *, seat=None) -> Game:
     version = parse_version(version)
     with transaction.atomic():
         game = lock_game(game_id)
-        mine = game.seats.select_related("player").filter(player=user).first()
-        if mine is None:
-            if not can_view(game, user):
-                raise NotFound(_("There is no such game."))
-            raise Forbidden(_("You have no seat at this game."))
+        mine = own_seat(game, user)
         if seat is not None and str(seat) != str(mine.number):
             raise Forbidden(_("That is not your seat."))
         if version != game.version:
