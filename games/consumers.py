@@ -84,7 +84,7 @@ class TableConsumer(WebsocketConsumer):
             self.send_table()  # a client that saw a gap asks for the whole table
             return
         try:
-            actions, version, seat = views.actions_from_data(data)
+            actions, version, seat = views.move_from_fields(data)
             services.play(self.game_id, self.user, actions, version, seat=seat)
         except services.GameError as exc:
             self.send_table(message=exc.message)

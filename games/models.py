@@ -259,7 +259,9 @@ class Seat(models.Model):
 
 
 class Move(models.Model):
-    """The move log: every change to a game, who made it and when."""
+    """The move log: every change to a game, who made it and when. `actions` holds
+    action tokens ("attack:7S", "defend:7S:9S", "take") or the change ("create", "join").
+    """
 
     class Kind(models.TextChoices):
         MOVE = "move", _("move")

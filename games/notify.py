@@ -1,33 +1,39 @@
-"""What happens after a game changed (services call this after the commit).
+"""After a change is committed: tell the game's channel group, and queue a bot turn.
 
-1. The game's channel group hears "game N is at version V"; every consumer renders its own
-   user's table and pushes it (games.consumers).
-2. If a bot holds the initiative, a Celery task makes its move (games.tasks.bot_turn),
-   queued only after the commit. A bot loop already running in this thread carries on by
-   itself instead.
+A leaf: it imports no other module of `games`. Services register `game_changed` with
+`transaction.on_commit` and decide themselves, inside the transaction, whether a bot is
+to act; the Celery task is queued by name.
 """
 
 import logging
 
 from asgiref.sync import async_to_sync
+from celery import current_app
 from channels.layers import get_channel_layer
 
 logger = logging.getLogger(__name__)
+
+BOT_TURN = "games.tasks.bot_turn"
 
 
 def group_name(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-def game_changed(game) -> None:
-    from . import services, tasks  # both import this module
-
+def game_changed(game_id: int, version: int, *, bot_to_move: bool = False) -> None:
+    """Game `game_id` is now at `version`: every consumer in its group renders its own
+    reader's table. `bot_to_move`: a computer player is to act, so queue its turn."""
     try:
         layer = get_channel_layer()
         async_to_sync(layer.group_send)(
-            group_name(game.pk), {"type": "game.changed", "version": game.version}
+            group_name(game_id), {"type": "game.changed", "version": version}
         )
     except Exception:  # a broken channel layer must not undo a move; clients heal on reconnect
-        logger.exception("could not tell game %s's group about version %s", game.pk, game.version)
-    if services.bot_holds_initiative(game) and not services.bots_running_here(game.pk):
-        tasks.bot_turn.delay_on_commit(game.pk, game.version)
+        logger.exception("could not tell game %s's group about version %s", game_id, version)
+    if bot_to_move:
+        queue_bot_turn(game_id, version)
+
+
+def queue_bot_turn(game_id: int, version: int) -> None:
+    """Queue `games.tasks.bot_turn(game_id, version)` by name (eager Celery runs it now)."""
+    current_app.signature(BOT_TURN, args=(game_id, version)).apply_async()

@@ -1,8 +1,8 @@
 """What a table page shows to one person, built only from deal.view(seat).
 
-A seated player gets `deal.view(their seat)` (in team play only their own hand), anyone
-else `deal.view(None)`, which holds no hand at all. Nothing else about the deal reaches
-the template.
+A seated player gets `deal.view(their seat)` (in team play only their own hand) and their
+own legal actions as tokens, anyone else `deal.view(None)`, which holds no hand at all.
+Nothing else about the deal reaches the template.
 """
 
 from __future__ import annotations
@@ -10,20 +10,28 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from . import describe
+from .engine import Attack, Defend, ExchangeTrump, Pass, Take, Transfer
 from .models import Game, Seat
 
 
-def _group_legal(legal: list[dict]) -> dict:
-    moves = {"attack": [], "transfer": [], "defend": {}, "pass": False, "take": False,
+def _group_legal(legal: list) -> dict:
+    """The seat's legal actions by kind: card code -> token for cards, flags for the rest."""
+    moves = {"attack": {}, "transfer": {}, "defend": {}, "pass": False, "take": False,
              "exchange": False}
-    for a in legal:
-        kind = a["type"]
-        if kind in ("attack", "transfer"):
-            moves[kind].append(a["card"])
-        elif kind == "defend":
-            moves["defend"].setdefault(a["attack"], []).append(a["card"])
-        else:
-            moves[kind] = True
+    for action in legal:
+        if isinstance(action, Attack):
+            moves["attack"][action.card.code] = action.token()
+        elif isinstance(action, Transfer):
+            moves["transfer"][action.card.code] = action.token()
+        elif isinstance(action, Defend):
+            moves["defend"].setdefault(action.attack.code, []).append(
+                {"card": action.card.code, "token": action.token()})
+        elif isinstance(action, Take):
+            moves["take"] = True
+        elif isinstance(action, Pass):
+            moves["pass"] = True
+        elif isinstance(action, ExchangeTrump):
+            moves["exchange"] = True
     return moves
 
 
@@ -76,16 +84,16 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None) -> dict:
             "to_act": playing and view["to_act"] == n,
         })
 
-    moves = _group_legal(view["legal_actions"]) if game.is_playing else _group_legal([])
+    mine = me is not None and game.is_playing
+    moves = _group_legal(deal.legal_actions(me.number) if mine else [])
     defend_options = moves["defend"]
     pairs = [
         {"attack": a, "defence": d, "options": defend_options.get(a, []) if d is None else []}
         for a, d in view["table"]
     ]
     hand = [
-        {"card": c,
-         "action": ("attack:" + c if c in moves["attack"]
-                    else "transfer:" + c if c in moves["transfer"] else "")}
+        {"card": c, "action": moves["attack"].get(c) or moves["transfer"].get(c) or "",
+         "transfer": c in moves["transfer"] and c not in moves["attack"]}
         for c in (view["hand"] or [])
     ]
     selectable = bool(moves["attack"] or moves["transfer"] or defend_options)

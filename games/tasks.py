@@ -9,7 +9,8 @@ from . import services
 
 @shared_task(acks_late=True, ignore_result=True)
 def bot_turn(game_id: int, version: int) -> int:
-    """Bot moves while a bot holds the initiative. A task for an old version does nothing."""
+    """Bot moves while a bot holds the initiative (a bounded number; the last one queues
+    the next turn). A task for an old version does nothing."""
     return services.run_bots(game_id, version=version)
 
 

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from . import services
+from .engine import ExchangeTrump, Pass, Take
 from .forms import CreateGameForm, LobbyFilterForm
 from .models import Game
 from .table import table_context
@@ -224,32 +225,31 @@ def resume(request, game_id):
     return _change(request, game_id, lambda g: services.resume_seat(g.pk, request.user))
 
 
-FORM_ACTIONS = {"attack": ("card",), "defend": ("attack", "card"), "transfer": ("card",),
-                "take": (), "pass": (), "exchange": ()}
-ORDER = {"exchange": 0, "attack": 1, "defend": 1, "transfer": 1, "take": 2, "pass": 2}
+MOVE_ORDER = {ExchangeTrump: 0, Take: 2, Pass: 2}  # cards in between, in the order chosen
 
 
-def actions_from_request(request) -> tuple[list, object, object]:
-    """(actions, version, seat) from a JSON body, an `actions` JSON field, or form tokens."""
+def move_from_request(request) -> tuple[list, object, object]:
+    """(actions, version, seat) from a JSON body {"actions": [tokens], "version": V} or
+    from the table's form fields."""
     if request.content_type == "application/json":
         try:
             body = json.loads(request.body or b"null")
         except ValueError:
             raise services.BadRequest(_("The request is not valid JSON.")) from None
         if not isinstance(body, dict):
-            raise services.BadRequest(_("Send an object with actions and version."))
+            raise services.BadRequest(_("That is not a move."))
         return body.get("actions"), body.get("version"), body.get("seat")
-    return actions_from_data({key: values for key, values in request.POST.lists()})
+    return move_from_fields({key: values for key, values in request.POST.lists()})
 
 
-def actions_from_data(data: dict) -> tuple[list, object, object]:
-    """(actions, version, seat) from form fields: a dict of field -> value or list of values
-    (a POST, or the JSON an htmx `ws-send` form sends over the socket).
+def move_from_fields(data: dict) -> tuple[list, object, object]:
+    """(actions, version, seat) from fields: a dict of field -> value or list of values (a
+    POST, or the JSON an htmx `ws-send` form sends over the socket).
 
-    Either `actions` (JSON list of action dicts, or the list itself) or form tokens
-    "attack:7H", "defend:7H:9H", "transfer:7S", "take", "pass", "exchange" in fields named
-    `action` or `beat_<card>`; `then=pass` ends the move with a pass. Tokens are ordered
-    exchange first, cards next, take or pass last.
+    Either `actions`, a list of tokens played in that order, or the table's form: tokens
+    ("attack:7H", "defend:7H:9H", "take"…) in fields named `action` or `beat_<card>`, and
+    `then=pass` to end with a pass; these play the exchange first, cards next, take or
+    pass last.
     """
     def first(key):
         value = data.get(key)
@@ -259,35 +259,19 @@ def actions_from_data(data: dict) -> tuple[list, object, object]:
 
     version, seat = first("version"), first("seat")
     if "actions" in data:
-        actions = data["actions"]
-        if isinstance(actions, list) and len(actions) == 1 and isinstance(actions[0], str):
-            actions = actions[0]  # a form field holding JSON
-        if isinstance(actions, str):
-            try:
-                actions = json.loads(actions)
-            except ValueError:
-                raise services.BadRequest(_("The move is not valid JSON.")) from None
-        return actions, version, seat
+        return data["actions"], version, seat  # services.read_move checks them
     tokens = []
     for key, values in data.items():
         if key == "action" or (isinstance(key, str) and key.startswith("beat_")):
             for value in values if isinstance(values, list) else [values]:
                 if value:
-                    tokens.append(value if isinstance(value, str) else "")
+                    tokens.append(value)
     if first("then") == "pass":
         tokens.append("pass")
     if not tokens:
-        raise services.BadRequest(_("Choose a card or an action first."))
-    if len(tokens) > services.MAX_ACTIONS:
-        raise services.BadRequest(_("That is more actions than a move can hold."))
-    actions = []
-    for token in tokens:
-        kind, *cards = token[:40].split(":")
-        fields = FORM_ACTIONS.get(kind)
-        if fields is None or len(cards) != len(fields):
-            raise services.BadRequest(_("“%(token)s” is not a move.") % {"token": token[:40]})
-        actions.append({"type": kind, **dict(zip(fields, cards))})
-    actions.sort(key=lambda a: ORDER[a["type"]])
+        raise services.BadRequest(_("Choose a card first, or take or pass."))
+    actions = services.read_move(tokens)
+    actions.sort(key=lambda action: MOVE_ORDER.get(type(action), 1))
     return actions, version, seat
 
 
@@ -295,7 +279,7 @@ def actions_from_data(data: dict) -> tuple[list, object, object]:
 @login_required
 def play(request, game_id):
     def do(game):
-        actions, version, seat = actions_from_request(request)
+        actions, version, seat = move_from_request(request)
         services.play(game.pk, request.user, actions, version, seat=seat)
 
     return _change(request, game_id, do)

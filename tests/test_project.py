@@ -62,3 +62,29 @@ def test_it_reads_smtp_settings_from_email_url():
     }
     with pytest.raises(ValueError, match="EMAIL_URL"):
         mailer("http://mail.example.org")
+
+
+def test_the_import_contracts_name_every_module_of_games():
+    """The engine, bots and notify contracts list games' modules one by one: a new module
+    must be added there, or it could be imported where the layering forbids."""
+    import pkgutil
+    import tomllib
+    from pathlib import Path
+
+    import games
+
+    root = Path(__file__).resolve().parents[1]
+    config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["importlinter"]
+    contracts = {tuple(c["source_modules"]): c for c in config["contracts"]
+                 if c["type"] == "forbidden"}
+    modules = {f"games.{m.name}" for m in pkgutil.iter_modules(games.__path__)}
+    assert {"games.engine", "games.services", "games.notify", "games.bots"} <= modules
+    for source in ("games.engine", "games.bots", "games.notify"):
+        forbidden = set(contracts[(source,)]["forbidden_modules"])
+        allowed = {source} | ({"games.engine"} if source == "games.bots" else set())
+        assert modules - allowed <= forbidden, f"{source} may import {modules - allowed - forbidden}"
+    assert "django" in contracts[("games.engine",)]["forbidden_modules"]
+    services = set(contracts[("games.services",)]["forbidden_modules"])
+    assert services == {"games.views", "games.consumers", "games.tasks"}
+    assert any(c["type"] == "acyclic_siblings" and c["ancestors"] == ["games"]
+               for c in config["contracts"])

@@ -10,11 +10,12 @@ import json
 import random
 from collections.abc import Callable, Hashable, Iterable
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 from . import infostate
 from .actions import ACTION_TYPES, Action, Attack, Defend, ExchangeTrump, Pass, Take, Transfer
 from .cards import ALL_CARDS, Card, beats, cards_mask, full_deck, mask_cards, why_not_beats
+from .claims import LateClaim
 from .errors import IllegalAction
 from .infostate import View
 from .rules import Rules
@@ -41,14 +42,6 @@ def _ordinal(n: int) -> str:
 
 # What `random.Random` accepts as a seed (None: `Deal.start` shuffles securely).
 type Seed = int | float | str | bytes | bytearray | None
-
-
-class LateClaim(NamedTuple):
-    """R27: a late claim of the trump-6 exchange, open until the next lead."""
-
-    six_holder: int  # the seat that drew the 6 in the draw that emptied the talon
-    face_holder: int  # the seat that drew the face-up trump card
-    face: str  # that card's code
 
 
 class Deal:

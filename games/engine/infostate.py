@@ -8,6 +8,7 @@ import random
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from .cards import SUIT_NAMES, Card, full_deck, mask_cards
+from .claims import LateClaim
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -304,6 +305,5 @@ def _place_exchange_right(deal: Deal, v: View, need: list[int], rng: random.Rand
                 drawn = event["count"]
         if not drawn or rng.random() >= drawn / max(need[holder], 1):
             return
-    from .deal import LateClaim  # deal imports this module; the one rare path needs it
 
     deal.late = LateClaim(holder, face_holder, face)

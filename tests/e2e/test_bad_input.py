@@ -109,7 +109,7 @@ def test_a_tampered_form_and_a_replayed_move_are_refused_and_change_nothing(new_
         input.checked = true;
     }""", CARD_INPUT)
     status, message = submit_refused(zoya, play.click)
-    assert status == 400 and "Unknown card code '1X'" in message, message
+    assert status == 400 and "“attack:1X” is not a move." in message, message
     assert recorded(game_id) == before
 
     # 3. The version changed to a stale one, with a legal card chosen.

@@ -4,7 +4,6 @@ alice makes games (the seated player), bob is her opponent, carol is an outsider
 admin is staff. Games are made through services, as the site makes them.
 """
 
-import json
 from datetime import timedelta
 
 import pytest
@@ -78,7 +77,7 @@ def seeded(monkeypatch):
     def new_match(rules, *, deals=None, loss_limit=None):
         return Match(rules, deals=deals, loss_limit=loss_limit, seed=f"test-{next(counter)}")
 
-    monkeypatch.setattr(services, "new_match", new_match)
+    monkeypatch.setattr(services.lobby, "new_match", new_match)
 
 
 @pytest.fixture
@@ -104,7 +103,7 @@ def first_legal(game, seat=None):
     game.refresh_from_db()
     deal = game.match().deal
     seat = deal.to_act if seat is None else seat
-    return deal.legal_actions(seat)[0].to_dict()
+    return deal.legal_actions(seat)[0].token()
 
 
 def play_url(game):
@@ -116,7 +115,43 @@ def table_url(game):
 
 
 def post_move(client, game, actions, version=None, htmx=True, **extra):
-    data = {"actions": json.dumps(actions),
+    """Post a move as the table's form does: one `action` field per token."""
+    data = {"action": actions,
             "version": game.version if version is None else version, **extra}
     headers = {"HX-Request": "true"} if htmx else {}
     return client.post(play_url(game), data, headers=headers)
+
+
+def snapshot(game):
+    game = Game.objects.get(pk=game.pk)
+    return (game.version, game.state, game.status, game.deadline, game.moves.count(),
+            list(game.seats.values_list("number", "player", "bot_level", "timeouts")))
+
+
+def refused(game, call, error, status=None):
+    before = snapshot(game)
+    with pytest.raises(error) as info:
+        call()
+    assert snapshot(game) == before
+    if status is not None:
+        assert info.value.status == status
+    return info.value.message
+
+
+DECK = ["7S", "9S", "7C", "9C", "7D", "9D", "QS", "JS", "QC", "JC", "QD", "JD", "6H"]
+
+
+@pytest.fixture
+def stacked(monkeypatch):
+    """Seat 0 holds 7S 7C 7D QS QC QD, seat 1 9S 9C 9D JS JC JD; hearts are trump; seat 0
+    leads."""
+    from games.engine import Deal, Match
+    from games.engine.cards import full_deck
+
+    def new_match(rules, *, deals=None, loss_limit=None):
+        match = Match(rules, deals=deals, loss_limit=loss_limit, seed="stacked")
+        deck = DECK + [c.code for c in full_deck(36) if c.code not in DECK]
+        match.deal = Deal.start(rules, deck=deck, dealer=1, opener=0)
+        return match
+
+    monkeypatch.setattr(services.lobby, "new_match", new_match)

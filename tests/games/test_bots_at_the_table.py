@@ -1,4 +1,4 @@
-"""Bots move synchronously after every change (services.run_bots via notify.game_changed).
+"""Bots move synchronously after every change (notify queues a bot turn after the commit; eager Celery runs it at once).
 
 These tests need real commits (the bots run in transaction.on_commit), so they use a
 transactional database; serialized_rollback brings the seeded presets back afterwards.
@@ -30,8 +30,8 @@ def test_a_human_plays_a_bot_to_the_end_over_http(alice, classic, seeded):
             break
         deal = game.match().deal
         assert deal.to_act == 0, "a bot left the initiative with itself"
-        action = deal.legal_actions(0)[0].to_dict()
-        r = client.post(play_url(game), {"version": game.version, "action": _token(action)},
+        action = deal.legal_actions(0)[0].token()
+        r = client.post(play_url(game), {"version": game.version, "action": action},
                         headers={"HX-Request": "true"})
         assert r.status_code == 200
         game.refresh_from_db()
@@ -40,15 +40,6 @@ def test_a_human_plays_a_bot_to_the_end_over_http(alice, classic, seeded):
     assert Move.objects.filter(game=game, kind=Move.Kind.BOT).exists()
     alice.refresh_from_db()
     assert alice.deals_played == 1
-
-
-def _token(action):
-    parts = [action["type"]]
-    if action["type"] == "defend":
-        parts += [action["attack"], action["card"]]
-    elif "card" in action:
-        parts.append(action["card"])
-    return ":".join(parts)
 
 
 def test_bots_play_a_bot_only_table_out(alice, classic, seeded):
@@ -67,13 +58,13 @@ def test_bots_play_a_bot_only_table_out(alice, classic, seeded):
 
 def test_bots_see_only_their_own_view(alice, classic, seeded, monkeypatch):
     seen = []
-    real = services.bot_action
+    real = services.botplay.bot_action
 
     def spy(level, view):
         seen.append(view)
         return real(level, view)
 
-    monkeypatch.setattr(services, "bot_action", spy)
+    monkeypatch.setattr(services.botplay, "bot_action", spy)
     game = services.create_game(alice, classic, players=2, bots=1)
     game.seats.filter(number=0).update(bot_level="medium")
     services.run_bots(game.pk)
@@ -95,7 +86,7 @@ def test_a_bot_moves_first_when_it_holds_the_initiative(bob, classic, monkeypatc
         match.deal = Deal.start(rules, deck=deck, dealer=0, opener=1)
         return match
 
-    monkeypatch.setattr(services, "new_match", new_match)
+    monkeypatch.setattr(services.lobby, "new_match", new_match)
     game = services.create_game(bob, classic, players=2, bots=1)
     game.refresh_from_db()
     deal = game.match().deal

@@ -60,7 +60,7 @@ def deal_of(game):
 @sync_to_async
 def legal(game, seat):
     game.refresh_from_db()
-    return [a.to_dict() for a in game.match().deal.legal_actions(seat)]
+    return [a.token() for a in game.match().deal.legal_actions(seat)]
 
 
 async def test_it_sends_the_whole_table_on_connect(duel, alice):
@@ -142,7 +142,7 @@ async def test_a_move_over_the_socket_goes_through_services(duel, alice, bob):
     action = (await legal(game, mover))[0]
     # What htmx ws-send sends: the form's fields as JSON (plus htmx's HEADERS).
     await comm.send_to(text_data=json.dumps({
-        "action": f"attack:{action['card']}", "version": str(game.version),
+        "action": action, "version": str(game.version),
         "HEADERS": {"HX-Request": "true"}}))
     html, version = await receive_table(comm)
     assert version == game.version + 1
@@ -162,10 +162,12 @@ async def test_bad_messages_get_a_clear_answer_and_change_nothing(duel, alice, b
     cases = [
         ("not json at all", "not a move"),
         (json.dumps([1, 2, 3]), "not a move"),
-        (json.dumps({"action": "attack:ZZ", "version": version}), "Unknown card"),
-        (json.dumps({"action": f"attack:{action['card']}", "version": version - 1}), "moved on"),
+        (json.dumps({"action": "attack:ZZ", "version": version}), "“attack:ZZ” is not a move"),
+        (json.dumps({"action": action, "version": version - 1}), "moved on"),
         (json.dumps({"action": "teleport", "version": version}), "is not a move"),
-        (json.dumps({"actions": "[{", "version": version}), "not valid JSON"),
+        (json.dumps({"actions": "[{", "version": version}), "That is not a move."),
+        (json.dumps({"actions": [{"type": "take"}], "version": version}), "That is not a move."),
+        (json.dumps({"action": 7, "version": version}), "That is not a move."),
     ]
     for message, expected in cases:
         await comm.send_to(text_data=message)

@@ -105,7 +105,7 @@ def test_my_games_puts_the_games_waiting_for_me_first(alice, bob, carol, classic
     waiting.refresh_from_db()
     if waiting.turn_seat != 0:  # make it alice's turn
         deal = waiting.match().deal
-        services.play(waiting.pk, bob, [deal.legal_actions(1)[0].to_dict()], waiting.version)
+        services.play(waiting.pk, bob, [deal.legal_actions(1)[0].token()], waiting.version)
         waiting.refresh_from_db()
     assert waiting.turn_seat == 0
     services.create_game(carol, classic, players=2)  # not alice's

@@ -39,8 +39,7 @@ def test_without_htmx_it_redirects_to_the_table(duel, mover):
 
 def test_it_accepts_form_tokens_and_a_json_body(duel, mover):
     action = first_legal(duel)
-    r = mover[0].post(play_url(duel), {"version": duel.version,
-                                       "action": f"attack:{action['card']}"})
+    r = mover[0].post(play_url(duel), {"version": duel.version, "action": action})
     assert r.status_code == 302
     duel.refresh_from_db()
     action = first_legal(duel)
@@ -48,6 +47,7 @@ def test_it_accepts_form_tokens_and_a_json_body(duel, mover):
     r = client.post(play_url(duel), json.dumps({"actions": [action], "version": duel.version}),
                     content_type="application/json", headers={"HX-Request": "true"})
     assert r.status_code == 200
+    assert duel.moves.get(seq=duel.version + 1).actions == [action]
     assert state(duel)[0] == duel.version + 1
 
 
@@ -75,7 +75,7 @@ def test_the_same_request_twice_applies_once(duel, mover):
 
 
 def test_a_move_out_of_turn_gets_409(duel, mover):
-    r = post_move(mover[1], duel, [{"type": "take"}])
+    r = post_move(mover[1], duel, ["take"])
     assert_refused(r, duel, 409, "It is not your turn")
 
 
@@ -87,7 +87,7 @@ def test_another_players_seat_gets_403(duel, mover):
 def test_an_illegal_card_gets_400(duel, mover):
     seat = to_act(duel)
     theirs = duel.match().deal.hand(1 - seat)[0].code
-    r = post_move(mover[0], duel, [{"type": "attack", "card": theirs}])
+    r = post_move(mover[0], duel, [f"attack:{theirs}"])
     assert_refused(r, duel, 400, "You don&#x27;t hold the")
     assert f'data-card="{theirs}"' not in r.content.decode()
 
@@ -120,17 +120,14 @@ def test_get_is_not_allowed(duel, mover):
 
 
 @pytest.mark.parametrize("data, words", [
-    ({"actions": "{not json"}, "not valid JSON"),
-    ({"actions": json.dumps({"type": "take"})}, "non-empty list"),
-    ({"actions": json.dumps([])}, "non-empty list"),
-    ({"actions": json.dumps([{"type": "fold"}])}, "Unknown action type"),
-    ({"actions": json.dumps([{"type": "take", "card": "6H", "x": 1}])}, "Unexpected field"),
-    ({"actions": json.dumps([{"type": "attack", "card": "XX"}])}, "Unknown card code"),
-    ({"actions": json.dumps([{"type": "attack", "card": {"a": 1}}])}, "codes such as"),
-    ({"action": "attack"}, "is not a move"),
-    ({"action": "defend:6H"}, "is not a move"),
-    ({"action": "shuffle:6H"}, "is not a move"),
-    ({}, "Choose a card or an action first."),
+    ({"actions": "{not json"}, "“{not json” is not a move."),
+    ({"action": "fold"}, "“fold” is not a move."),
+    ({"action": "attack"}, "“attack” is not a move."),
+    ({"action": "attack:XX"}, "“attack:XX” is not a move."),
+    ({"action": "defend:6H"}, "“defend:6H” is not a move."),
+    ({"action": "shuffle:6H"}, "“shuffle:6H” is not a move."),
+    ({"action": ["take"] * 25}, "more than one move can hold"),
+    ({}, "Choose a card first, or take or pass."),
     ({"action": "take", "version": "seven"}, "whole number"),
 ])
 def test_malformed_requests_get_400(duel, mover, data, words):
@@ -144,10 +141,14 @@ def test_a_malformed_json_body_gets_400(duel, mover):
     assert r.status_code == 400
     r = mover[0].post(play_url(duel), "[1, 2]", content_type="application/json")
     assert r.status_code == 400
+    r = mover[0].post(play_url(duel), json.dumps({"actions": [{"type": "take"}],
+                                                  "version": duel.version}),
+                      content_type="application/json", headers={"HX-Request": "true"})
+    assert r.status_code == 400 and "That is not a move." in r.content.decode()
     assert state(duel)[0] == duel.version
 
 
 def test_a_full_page_refusal_is_a_whole_page(duel, mover):
-    r = post_move(mover[1], duel, [{"type": "take"}], htmx=False)
+    r = post_move(mover[1], duel, ["take"], htmx=False)
     assert r.status_code == 409
     assert "<html" in r.content.decode() and "It is not your turn" in r.content.decode()

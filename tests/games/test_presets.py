@@ -110,7 +110,7 @@ def test_the_admin_lists_games_and_aborts_them(admin_client, alice, bob, classic
     assert r.status_code == 302
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
-    assert game.moves.last().actions == [{"type": "abort"}]
+    assert game.moves.last().actions == ["abort"]
 
 
 def test_players_cannot_use_the_admin(alice_client):

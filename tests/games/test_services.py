@@ -6,28 +6,12 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.engine import Card, Take
+from games.engine import Attack, Card, Take
 from games.models import Game, Move, RulePreset, Seat
 
-from .conftest import first_legal, to_act
+from .conftest import first_legal, refused, to_act
 
 pytestmark = pytest.mark.django_db
-
-
-def snapshot(game):
-    game = Game.objects.get(pk=game.pk)
-    return (game.version, game.state, game.status, game.deadline, game.moves.count(),
-            list(game.seats.values_list("number", "player", "bot_level", "timeouts")))
-
-
-def refused(game, call, error, status=None):
-    before = snapshot(game)
-    with pytest.raises(error) as info:
-        call()
-    assert snapshot(game) == before
-    if status is not None:
-        assert info.value.status == status
-    return info.value.message
 
 
 # ---------------------------------------------------------------------------- create
@@ -156,7 +140,7 @@ def test_abort_rules(alice, bob, admin, classic, duel):
     game = services.abort_game(duel.pk, admin)
     assert game.status == Game.Status.ABORTED and game.deadline is None
     refused(duel, lambda: services.abort_game(duel.pk, admin), services.Conflict)
-    refused(duel, lambda: services.play(duel.pk, alice, [{"type": "take"}], game.version),
+    refused(duel, lambda: services.play(duel.pk, alice, ["take"], game.version),
             services.Conflict)
 
 
@@ -184,7 +168,7 @@ def test_replaying_a_request_applies_it_once(duel):
 def test_it_refuses_a_move_out_of_turn(duel):
     waiting = 1 - to_act(duel)
     user = duel.seats.get(number=waiting).player
-    message = refused(duel, lambda: services.play(duel.pk, user, [{"type": "take"}],
+    message = refused(duel, lambda: services.play(duel.pk, user, ["take"],
                                                   duel.version), services.NotYourTurn, 409)
     assert "not your turn" in message and duel.seats.get(number=1 - waiting).player.name in message
 
@@ -206,16 +190,15 @@ def test_it_refuses_a_card_not_in_hand(duel):
     user = duel.seats.get(number=seat).player
     theirs = duel.match().deal.hand(1 - seat)[0]
     message = refused(duel, lambda: services.play(
-        duel.pk, user, [{"type": "attack", "card": theirs.code}], duel.version),
+        duel.pk, user, [Attack(theirs).token()], duel.version),
         services.IllegalMove, 400)
     assert "don't hold" in message
 
 
 @pytest.mark.parametrize("actions", [
-    [], {}, "take", [1], [{"kind": "take"}], [{"type": 5}], [{"type": ["x"]}],
-    [{"type": "fold"}], [{"type": "attack"}], [{"type": "attack", "card": "ZZ"}],
-    [{"type": "attack", "card": 7}], [{"type": "take", "evil": 1}],
-    [{"type": "defend", "attack": "6H"}], [{"type": "take"}] * 25,
+    [], {}, "take", [1], [None], [{"type": "take"}], [["take"]], ["fold"], ["attack"],
+    ["attack:ZZ"], ["attack:th"], ["attack:7H:8H"], ["take:7H"], ["defend:6H"],
+    ["defend:6H:7H:8H"], ["x" * 5000], ["take"] * 25,
 ])
 def test_it_refuses_malformed_actions(duel, actions):
     user = duel.seats.get(number=to_act(duel)).player
@@ -234,53 +217,34 @@ def test_several_actions_are_all_or_nothing(duel):
     seat = to_act(duel)
     user = duel.seats.get(number=seat).player
     deal = duel.match().deal
-    lead = deal.legal_actions(seat)[0].to_dict()
+    lead = deal.legal_actions(seat)[0]
     # Leading then throwing in before the defender answered is illegal (R7): nothing moves.
-    second = next(c for c in deal.hand(seat) if c.code != lead["card"])
+    second = next(c for c in deal.hand(seat) if c != lead.card)
     message = refused(duel, lambda: services.play(
-        duel.pk, user, [lead, {"type": "attack", "card": second.code}], duel.version),
+        duel.pk, user, [lead.token(), Attack(second).token()], duel.version),
         services.IllegalMove, 400)
     assert "Nothing was played" in message
-
-
-DECK = ["7S", "9S", "7C", "9C", "7D", "9D", "QS", "JS", "QC", "JC", "QD", "JD", "6H"]
-
-
-@pytest.fixture
-def stacked(monkeypatch):
-    """Seat 0 holds 7S 7C 7D QS QC QD, seat 1 9S 9C 9D JS JC JD; hearts are trump; seat 0
-    leads."""
-    from games.engine import Deal, Match
-    from games.engine.cards import full_deck
-
-    def new_match(rules, *, deals=None, loss_limit=None):
-        match = Match(rules, deals=deals, loss_limit=loss_limit, seed="stacked")
-        deck = DECK + [c.code for c in full_deck(36) if c.code not in DECK]
-        match.deal = Deal.start(rules, deck=deck, dealer=1, opener=0)
-        return match
-
-    monkeypatch.setattr(services, "new_match", new_match)
 
 
 def test_it_plays_attack_then_pass_and_beats_several_cards(alice, bob, classic, stacked):
     game = services.create_game(alice, classic, players=2)
     game = services.join_game(game.pk, bob)
     assert {c.code for c in game.match().deal.hand(0)} == {"7S", "7C", "7D", "QS", "QC", "QD"}
-    game = services.play(game.pk, alice, [{"type": "attack", "card": "7S"}], game.version)
-    game = services.play(game.pk, bob, [{"type": "defend", "attack": "7S", "card": "9S"}],
+    game = services.play(game.pk, alice, ["attack:7S"], game.version)
+    game = services.play(game.pk, bob, ["defend:7S:9S"],
                          game.version)
     # Throw in two cards, then pass (the engine has already passed alice over: R13).
-    game = services.play(game.pk, alice, [{"type": "attack", "card": "7C"},
-                                          {"type": "attack", "card": "7D"},
-                                          {"type": "pass"}], game.version)
+    game = services.play(game.pk, alice, ["attack:7C",
+                                          "attack:7D",
+                                          "pass"], game.version)
     deal = game.match().deal
     assert [(str(a), d) for a, d in deal.table[1:]] == [("7C", None), ("7D", None)]
     assert deal.to_act == 1
     assert game.moves.get(seq=game.version).actions == [
-        {"type": "attack", "card": "7C"}, {"type": "attack", "card": "7D"}]
+        "attack:7C", "attack:7D"]
     # Beat both in one move: the bout is beaten off and bob attacks next (R16, R18).
-    game = services.play(game.pk, bob, [{"type": "defend", "attack": "7C", "card": "9C"},
-                                        {"type": "defend", "attack": "7D", "card": "9D"}],
+    game = services.play(game.pk, bob, ["defend:7C:9C",
+                                        "defend:7D:9D"],
                          game.version)
     deal = game.match().deal
     assert deal.discard_size == 6 and deal.attacker == 1 and not deal.table
@@ -290,7 +254,7 @@ def test_a_move_that_outlasts_the_turn_is_refused_whole(alice, bob, classic, sta
     game = services.create_game(alice, classic, players=2)
     game = services.join_game(game.pk, bob)
     message = refused(game, lambda: services.play(
-        game.pk, alice, [{"type": "attack", "card": "7S"}, {"type": "attack", "card": "QS"}],
+        game.pk, alice, ["attack:7S", "attack:QS"],
         game.version), services.IllegalMove, 400)
     assert "bob's turn" in message and "Nothing was played" in message
 
@@ -341,12 +305,12 @@ def test_a_timing_out_defender_takes_and_an_attacker_passes(alice, bob, classic,
     game = services.create_game(alice, classic, players=2)
     game = services.join_game(game.pk, bob)
     game = services.timeout(overdue(game).pk, game.version)
-    assert game.moves.get(seq=game.version).actions == [{"type": "attack", "card": "7S"}]
+    assert game.moves.get(seq=game.version).actions == ["attack:7S"]
     game = services.timeout(overdue(game).pk, game.version)
-    assert game.moves.get(seq=game.version).actions == [{"type": "take"}]
+    assert game.moves.get(seq=game.version).actions == ["take"]
     assert game.match().deal.to_act == 0  # alice may throw in after the take (R15)
     game = services.timeout(overdue(game).pk, game.version)
-    assert game.moves.get(seq=game.version).actions == [{"type": "pass"}]
+    assert game.moves.get(seq=game.version).actions == ["pass"]
     deal = game.match().deal
     assert "7S" in {c.code for c in deal.hand(1)} and deal.attacker == 0  # R18, two players
     assert list(game.seats.order_by("number").values_list("timeouts", flat=True)) == [2, 1]

@@ -6,6 +6,7 @@ import pytest
 from django.utils import timezone
 
 from games import services
+from games.engine import Attack
 from games.models import Game
 
 from .conftest import table_url
@@ -64,9 +65,8 @@ def test_the_seat_to_act_gets_its_legal_moves_as_controls(duel):
     seat = to_act(duel)
     body = client_for(duel.seats.get(number=seat).player).get(table_url(duel)).content.decode()
     for action in duel.match().deal.legal_actions(seat):
-        d = action.to_dict()
-        if d["type"] == "attack":
-            assert f'value="attack:{d["card"]}"' in body
+        if isinstance(action, Attack):
+            assert f'value="{action.token()}"' in body
     assert "Play selected" in body
     other = client_for(duel.seats.get(number=1 - seat).player).get(table_url(duel))
     assert "Play selected" not in other.content.decode()

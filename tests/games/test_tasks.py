@@ -32,7 +32,7 @@ def test_a_move_that_lands_first_wins_over_the_sweep(duel, alice, bob):
     make_overdue(duel)
     deal = duel.match().deal
     user = alice if deal.to_act == 0 else bob
-    services.play(duel.pk, user, [deal.legal_actions(deal.to_act)[0].to_dict()], duel.version)
+    services.play(duel.pk, user, [deal.legal_actions(deal.to_act)[0].token()], duel.version)
     with pytest.raises(services.StaleVersion):
         services.timeout(duel.pk, duel.version)  # the sweep saw the old version
     assert tasks.sweep_deadlines() == 0  # the move set a fresh deadline
@@ -86,7 +86,7 @@ def test_a_move_resets_the_reminders(alice, bob, classic, seeded):
     game.refresh_from_db()
     deal = game.match().deal
     user = alice if deal.to_act == 0 else bob
-    services.play(game.pk, user, [deal.legal_actions(deal.to_act)[0].to_dict()], game.version)
+    services.play(game.pk, user, [deal.legal_actions(deal.to_act)[0].token()], game.version)
     game.refresh_from_db()
     assert game.reminders_sent == 0
 

@@ -113,7 +113,7 @@ def seeded(monkeypatch):
     def new_match(rules, *, deals=None, loss_limit=None):
         return Match(rules, deals=deals, loss_limit=loss_limit, seed=f"integration-{next(counter)}")
 
-    monkeypatch.setattr(services, "new_match", new_match)
+    monkeypatch.setattr(services.lobby, "new_match", new_match)
 
 
 @pytest.fixture

@@ -56,13 +56,13 @@ def to_act(game) -> int:
     return fresh(game).match().deal.to_act
 
 
-def plain_action(game, seat=None) -> dict:
+def plain_action(game, seat=None) -> str:
     """A legal move for the seat to act that hands the turn on (no trump exchange)."""
     from games.services import timeout_action
 
     deal = fresh(game).match().deal
     seat = deal.to_act if seat is None else seat
-    return timeout_action(deal, seat).to_dict()
+    return timeout_action(deal, seat).token()
 
 
 def user_at(game, number):

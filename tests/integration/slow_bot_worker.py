@@ -2,7 +2,7 @@
 
     python -m tests.integration.slow_bot_worker -A durak_site worker ...
 
-Before the worker starts, `games.services.bot_action` is wrapped: it appends one JSON line
+Before the worker starts, `games.services.botplay.bot_action` is wrapped: it appends one JSON line
 to $TEST_BOT_TRACE (the task's id, arguments and whether the broker redelivered it), then
 sleeps $TEST_BOT_THINK_SECONDS before the real bot chooses (on a task's first delivery
 only: a redelivered task thinks at once). A test can then kill the
@@ -26,7 +26,7 @@ from games import services  # noqa: E402
 
 THINK_SECONDS = float(os.environ.get("TEST_BOT_THINK_SECONDS", "0"))
 TRACE = os.environ.get("TEST_BOT_TRACE", "")
-real_bot_action = services.bot_action
+real_bot_action = services.botplay.bot_action
 
 
 def slow_bot_action(level, view):
@@ -48,7 +48,7 @@ def slow_bot_action(level, view):
     return real_bot_action(level, view)
 
 
-services.bot_action = slow_bot_action
+services.botplay.bot_action = slow_bot_action
 
 if __name__ == "__main__":
     from celery.__main__ import main

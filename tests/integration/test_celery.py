@@ -33,7 +33,7 @@ def test_a_game_between_bots_plays_to_the_end_by_itself(procs, alice, classic, s
     assert game.is_playing and services.bot_holds_initiative(game)
 
     worker = procs.worker(concurrency=2)
-    notify.game_changed(game)  # as after any change: queues the bot turn on the broker
+    notify.game_changed(game.pk, game.version, bot_to_move=True)  # queues the bot turn
 
     wait_until(lambda: fresh(game).status == Game.Status.FINISHED, timeout=120, interval=0.25,
                what=f"game {game.pk} to finish", proc=worker)

@@ -37,7 +37,7 @@ def two_legal_moves(game):
     game = fresh(game)
     deal = game.match().deal
     seat = deal.to_act
-    legal = [a.to_dict() for a in deal.legal_actions(seat) if a.to_dict()["type"] != "exchange"]
+    legal = [a.token() for a in deal.legal_actions(seat) if a.token() != "exchange"]
     return seat, legal[0], legal[-1]
 
 
@@ -90,7 +90,7 @@ def test_two_players_racing_for_the_last_seat_one_gets_it(real_services, alice, 
         assert game.status == Game.Status.PLAYING
         seated = set(game.seats.values_list("player__username", flat=True))
         assert seated in ({"alice", "bob"}, {"alice", "carol"})
-        assert [m.actions[0]["type"] for m in moves(game)] == ["create", "join"]
+        assert [m.actions[0] for m in moves(game)] == ["create", "join"]
 
 
 def test_a_timeout_and_a_move_at_once_make_one_move(real_services, duel):

@@ -63,7 +63,7 @@ def post_move(port, game, cookies: dict, actions, version):
     status, _ = request(port, "GET", f"/games/{game.pk}/", cookies)
     assert status == 200
     assert "csrftoken" in cookies
-    body = urlencode({"actions": json.dumps(actions), "version": version})
+    body = urlencode({"action": actions, "version": version}, doseq=True)  # the form's tokens
     return request(port, "POST", f"/games/{game.pk}/play/", cookies, body=body, headers={
         "Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": cookies["csrftoken"],
         "HX-Request": "true", "Origin": f"http://{LOOPBACK}:{port}",

@@ -1,0 +1,49 @@
+"""The one door that changes a game (DESIGN.md: "How data flows"), a module per job;
+callers use `from games import services` and the names re-exported here."""
+
+# Every change is one transaction: it locks the game row (`select_for_update`), checks
+# what the caller may do, changes the game through the engine, writes the state, the move
+# log (action tokens) and the new deadline, bumps `version`, decides whether a bot is to
+# act, and after the commit hands that to `games.notify.game_changed`. Anything wrong
+# raises a `GameError` with a message for the player and an HTTP status; the game is then
+# left exactly as it was. Imports run one way: tasks -> services -> notify.
+
+from .botplay import BOT_MOVES_PER_TASK, bot_action, run_bots
+from .clocks import sweep_expired, timeout, timeout_action, wake_stalled_bots
+from .core import bot_holds_initiative, can_view, parse_version, seat_of
+from .errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    GameError,
+    IllegalMove,
+    NotFound,
+    NotYourTurn,
+    StaleVersion,
+)
+from .lobby import (
+    LEVELS,
+    MAX_DEALS,
+    abort_game,
+    create_game,
+    join_game,
+    leave_game,
+    resume_seat,
+    start_game,
+)
+from .moves import MAX_ACTIONS, play, play_seat, read_move
+from .refusals import REFUSALS, refusal_message
+from .reminders import REMINDER_MIN_MOVE_TIME, send_reminders
+
+__all__ = [
+    "BOT_MOVES_PER_TASK", "bot_action", "run_bots",
+    "sweep_expired", "timeout", "timeout_action", "wake_stalled_bots",
+    "bot_holds_initiative", "can_view", "parse_version", "seat_of",
+    "BadRequest", "Conflict", "Forbidden", "GameError", "IllegalMove", "NotFound",
+    "NotYourTurn", "StaleVersion",
+    "LEVELS", "MAX_DEALS", "abort_game", "create_game", "join_game", "leave_game",
+    "resume_seat", "start_game",
+    "MAX_ACTIONS", "play", "play_seat", "read_move",
+    "REFUSALS", "refusal_message",
+    "REMINDER_MIN_MOVE_TIME", "send_reminders",
+]

@@ -1,0 +1,77 @@
+"""Computer players at the table: a bot turn plays bot moves while a bot holds the
+initiative, at most BOT_MOVES_PER_TASK of them; the last one's commit queues the next turn."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+
+from ..bots import choose_action
+from ..models import Game
+from .clocks import timeout_action
+from .errors import GameError, StaleVersion
+from .moves import play_seat
+
+logger = logging.getLogger(__name__)
+
+# Bounded, so that one task never holds a worker for a whole all-bot game, and so that with
+# eager Celery (the fast test tier) the queued turns nest only moves/100 deep.
+BOT_MOVES_PER_TASK = 100
+
+
+def _bot_budget() -> float | None:
+    """Seconds a bot may think (None: its level's default)."""
+    return settings.BOT_MOVE_BUDGET
+
+
+def bot_action(level: str, view: dict) -> str | None:
+    """The bot's choice as a token (None if the bot failed); bots see only
+    deal.view(seat)."""
+    try:
+        return choose_action(level, view, budget=_bot_budget()).token()
+    except Exception:  # a broken bot must not stop the table
+        logger.exception("bot %s failed", level)
+        return None
+
+
+def run_bots(game_id, *, version=None, max_moves: int | None = None) -> int:
+    """Play bot moves while a bot holds the initiative; returns how many were played.
+
+    Each move goes through play_seat (its own transaction and lock). Every move but the
+    last tells the commit that this loop plays on; the last one's commit queues a new bot
+    turn if a bot is still to act. With `version`, a game that has moved on since (a stale
+    task) is left alone; a change landing mid-loop ends it (its maker queued what follows).
+    """
+    max_moves = BOT_MOVES_PER_TASK if max_moves is None else max_moves
+    moves = 0
+    while moves < max_moves:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None or not game.is_playing:
+            break
+        if version is not None and moves == 0 and game.version != version:
+            break
+        match = game.match()
+        number = match.deal.to_act
+        seat = game.seats.filter(number=number).first()
+        if seat is None or not seat.is_bot:
+            break
+        view = match.deal.view(number)
+        # A failed or refused bot move falls back to the timeout move (section 10).
+        fallback = timeout_action(match.deal, number).token()
+        token = bot_action(seat.bot_level, view) or fallback
+        plays_on = moves + 1 < max_moves
+        try:
+            play_seat(game_id, number, [token], game.version, by_bot=True,
+                      bot_plays_on=plays_on)
+        except StaleVersion:
+            break  # another change landed first; whoever made it queued what follows
+        except GameError as exc:
+            logger.error("bot move %s refused (%s); playing %s", token, exc, fallback)
+            try:
+                play_seat(game_id, number, [fallback], game.version, by_bot=True,
+                          bot_plays_on=plays_on)
+            except StaleVersion:
+                break
+        moves += 1
+    return moves

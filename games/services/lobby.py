@@ -1,0 +1,188 @@
+"""The lobby's changes: make a table, join, leave, start early, abort, take a seat back."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..engine import Match
+from ..models import BOT_LEVELS, MAX_MOVE_TIME, MIN_MOVE_TIME, Game, Move, RulePreset, Seat
+from .core import can_view, commit_change, lock_game, need_user, own_seat, seats_of, set_turn
+from .errors import BadRequest, Conflict, Forbidden, NotFound
+
+LEVELS = tuple(level for level, _label in BOT_LEVELS)
+MAX_DEALS = 99
+
+
+def new_match(rules, *, deals=None, loss_limit=None) -> Match:
+    """A fresh match, shuffled from a secure random source (tests may replace this)."""
+    return Match(rules, deals=deals, loss_limit=loss_limit)
+
+
+def start_match(game: Game, seats: list[Seat], now=None) -> None:
+    """Fill empty seats with bots and deal the first deal."""
+    for seat in seats:
+        if seat.is_empty:
+            seat.bot_level = game.fill_bot_level
+            seat.save(update_fields=["bot_level"])
+    match = new_match(game.get_rules(), deals=game.deals, loss_limit=game.loss_limit)
+    game.state = match.to_json()
+    game.status = Game.Status.PLAYING
+    game.started_at = now or timezone.now()
+    set_turn(game, match, now)
+
+
+def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level="medium",
+                deals=None, loss_limit=None, move_time=timedelta(days=1),
+                private=False) -> Game:
+    """A new table with the creator in seat 0 and bots in the last seats.
+
+    `bots` is a list of levels for seats to fill, or a count of `bot_level` bots. A table
+    with no empty seat starts at once.
+    """
+    need_user(creator)
+    if not isinstance(preset, RulePreset) or not preset.active:
+        raise BadRequest(_("That rule preset is not offered."))
+    if isinstance(players, bool) or not isinstance(players, int) or players not in preset.player_counts:
+        raise BadRequest(_("%(preset)s is played by %(min)s to %(max)s players.") % {
+            "preset": preset.name, "min": preset.min_players, "max": preset.max_players})
+    try:
+        rules = preset.rules(players)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    if isinstance(bots, int) and not isinstance(bots, bool):
+        bots = [bot_level] * bots
+    bots = list(bots)
+    if bot_level not in LEVELS or any(level not in LEVELS for level in bots):
+        raise BadRequest(_("Bot levels are %(levels)s.") % {"levels": ", ".join(LEVELS)})
+    if len(bots) > players - 1:
+        raise BadRequest(_("Leave a seat for yourself: at most %(n)s bots.") % {"n": players - 1})
+    for value in (deals, loss_limit):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or not 1 <= value <= MAX_DEALS):
+            raise BadRequest(_("The number of deals or losses must be between 1 and %(max)s.")
+                             % {"max": MAX_DEALS})
+    if deals is None and loss_limit is None:
+        deals = 1
+    if not isinstance(move_time, timedelta) or not MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME:
+        raise BadRequest(_("The time per move must be between one minute and seven days."))
+
+    with transaction.atomic():
+        game = Game.objects.create(
+            preset=preset, rules=rules.to_dict(), players=players, deals=deals,
+            loss_limit=loss_limit, move_time=move_time, fill_bot_level=bot_level,
+            private=bool(private), created_by=creator,
+        )
+        first_bot = players - len(bots)
+        seats = [
+            Seat(game=game, number=n, team=rules.team_of(n),
+                 player=creator if n == 0 else None,
+                 bot_level=bots[n - first_bot] if n >= first_bot else "")
+            for n in range(players)
+        ]
+        Seat.objects.bulk_create(seats)
+        seats = seats_of(game)
+        if not any(seat.is_empty for seat in seats):
+            start_match(game, seats)
+        return commit_change(game, kind=Move.Kind.SYSTEM, seat=0, player=creator,
+                         actions=["create"])
+
+
+def join_game(game_id, user, *, invite_token=None) -> Game:
+    """Take the first empty seat; the game starts when the table is full."""
+    need_user(user)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not can_view(game, user, invite_token):
+            raise NotFound(_("There is no such game."))
+        if not game.is_open:
+            raise Conflict(_("This game has already started."))
+        seats = seats_of(game)
+        if any(seat.player_id == user.pk for seat in seats):
+            raise Conflict(_("You already have a seat at this game."))
+        free = next((seat for seat in seats if seat.is_empty), None)
+        if free is None:
+            raise Conflict(_("The table is full."))
+        free.player = user
+        free.save(update_fields=["player"])
+        if not any(seat.is_empty for seat in seats):
+            start_match(game, seats)
+        return commit_change(game, kind=Move.Kind.SYSTEM, seat=free.number, player=user,
+                         actions=["join"])
+
+
+def leave_game(game_id, user) -> Game:
+    """Give up a seat before the game starts. The last human to leave closes the table."""
+    need_user(user)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        mine = own_seat(game, user)
+        if not game.is_open:
+            raise Conflict(_("You can't leave a game once it has started."))
+        mine.player = None
+        mine.save(update_fields=["player"])
+        humans = [seat for seat in seats_of(game) if seat.player_id is not None]
+        if not humans:
+            game.status = Game.Status.ABORTED
+            game.finished_at = timezone.now()
+        elif game.created_by_id == user.pk:
+            game.created_by = humans[0].player
+        return commit_change(game, kind=Move.Kind.SYSTEM, seat=mine.number, player=user,
+                         actions=["leave"])
+
+
+def start_game(game_id, user) -> Game:
+    """Start now, filling empty seats with bots: the creator (or staff) may."""
+    need_user(user)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not can_view(game, user):
+            raise NotFound(_("There is no such game."))
+        if not game.is_open:
+            raise Conflict(_("This game has already started."))
+        seats = seats_of(game)
+        if not (user.is_staff or game.created_by_id == user.pk):
+            raise Forbidden(_("Only the player who made the game can start it early."))
+        start_match(game, seats)
+        mine = next((seat.number for seat in seats if seat.player_id == user.pk), None)
+        return commit_change(game, kind=Move.Kind.SYSTEM, seat=mine, player=user,
+                         actions=["start"])
+
+
+def abort_game(game_id, by_user) -> Game:
+    """Staff may abort any game that is not over; the creator only one still open."""
+    need_user(by_user)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not can_view(game, by_user):
+            raise NotFound(_("There is no such game."))
+        if game.is_over:
+            raise Conflict(_("This game is already over."))
+        if not by_user.is_staff and not (game.is_open and game.created_by_id == by_user.pk):
+            raise Forbidden(_("Only an administrator can abort a game that has started."))
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.deadline = None
+        game.turn_seat = None
+        return commit_change(game, kind=Move.Kind.SYSTEM, player=by_user,
+                         actions=["abort"])
+
+
+def resume_seat(game_id, user) -> Game:
+    """Take a seat back from the bot that stood in after repeated timeouts."""
+    need_user(user)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = own_seat(game, user)
+        if not game.is_playing:
+            raise Conflict(_("The game is not being played."))
+        if not seat.bot_level:
+            raise Conflict(_("You are already playing your seat."))
+        seat.bot_level = ""
+        seat.timeouts = 0
+        seat.save(update_fields=["bot_level", "timeouts"])
+        return commit_change(game, kind=Move.Kind.SYSTEM, seat=seat.number, player=user,
+                         actions=["resume"])

@@ -1,0 +1,147 @@
+"""Moves: a player's or the site's actions, read from their tokens ("attack:7H",
+"defend:7H:9H", "take"…) and applied all-or-nothing."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..engine import Action, ExchangeTrump, IllegalAction, InvalidAction, Pass, action_from_token
+from ..models import Game, Move
+from .core import (
+    commit_change,
+    lock_game,
+    need_user,
+    own_seat,
+    parse_version,
+    record_deal,
+    seats_of,
+    set_turn,
+)
+from .errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    IllegalMove,
+    NotYourTurn,
+    StaleVersion,
+)
+from .refusals import nth_card_refused, refusal_message, turn_ended_after
+
+MAX_ACTIONS = 24  # more than a bout can hold is certainly a malformed request
+
+
+def read_move(tokens) -> list:
+    """The engine actions of a move, from a list of tokens (engine actions pass as they are).
+    BadRequest, naming the bad token, for anything else."""
+    if not isinstance(tokens, list):
+        raise BadRequest(_("That is not a move."))
+    if not tokens:
+        raise BadRequest(_("Choose a card first, or take or pass."))
+    if len(tokens) > MAX_ACTIONS:
+        raise BadRequest(_("That is more than one move can hold."))
+    actions = []
+    for token in tokens:
+        if isinstance(token, Action):
+            actions.append(token)
+            continue
+        if not isinstance(token, str):
+            raise BadRequest(_("That is not a move."))
+        try:
+            actions.append(action_from_token(token))
+        except InvalidAction:
+            raise BadRequest(_("“%(token)s” is not a move.") % {"token": token[:40]}) from None
+    return actions
+
+
+def play(game_id, user, tokens, version, *, seat=None) -> Game:
+    """The user's move: one or more actions (tokens) applied all-or-nothing.
+
+    `version` is the version the client saw; `seat` (optional) is the seat the client
+    believes it plays, refused if it is not the user's.
+    """
+    need_user(user)
+    actions = read_move(tokens)
+    version = parse_version(version)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        mine = own_seat(game, user)
+        if seat is not None and str(seat) != str(mine.number):
+            raise Forbidden(_("That is not your seat."))
+        if version != game.version:
+            raise StaleVersion()
+        if not game.is_playing:
+            raise Conflict(_("The game is not being played."))
+        if mine.bot_level:
+            raise Conflict(_("A computer player is standing in for you: take your seat back first."))
+        apply_move(game, mine.number, actions, kind=Move.Kind.MOVE, player=user)
+        if mine.timeouts:
+            mine.timeouts = 0
+            mine.save(update_fields=["timeouts"])
+        return game
+
+
+def play_seat(game_id, seat: int, tokens, version, *, by_bot=False, bot_plays_on=False) -> Game:
+    """A move for a seat, made by the site itself (bots, timeouts). `bot_plays_on`: the
+    caller plays the next bot move itself (see core.commit_change)."""
+    actions = read_move(tokens)
+    version = parse_version(version)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if version != game.version:
+            raise StaleVersion()
+        if not game.is_playing:
+            raise Conflict(_("The game is not being played."))
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players:
+            raise BadRequest(_("There is no such seat."))
+        kind = Move.Kind.BOT if by_bot else Move.Kind.MOVE
+        apply_move(game, seat, actions, kind=kind, player=None, bot_plays_on=bot_plays_on)
+        return game
+
+
+def apply_move(game: Game, seat: int, actions: list, *, kind: str, player,
+               bot_plays_on=False) -> Game:
+    """Apply actions on a copy of the deal; save only if every one of them is legal."""
+    match = game.match()
+    deal = match.deal.copy()
+    seats = seats_of(game)
+
+    def name(number) -> str:
+        if number is not None and 0 <= number < len(seats):
+            return seats[number].name
+        return _("another player")
+
+    last = len(actions) - 1
+    applied = []
+    for i, action in enumerate(actions):
+        played = [a for a in applied if not isinstance(a, ExchangeTrump)]
+        if isinstance(action, ExchangeTrump):  # R27: the one action allowed out of turn
+            pass
+        elif played and isinstance(action, Pass) and i == last and (
+            deal.is_over or deal.to_act != seat
+        ):
+            break  # "…then pass": the engine already passed the seat over (R13)
+        elif played and (deal.is_over or deal.to_act != seat):
+            raise IllegalMove(turn_ended_after(
+                played[-1], None if deal.is_over else name(deal.to_act)))
+        try:
+            deal.apply(seat, action)
+        except IllegalAction as exc:
+            reason = refusal_message(exc, name)
+            if exc.code == "not_your_turn" and not played:
+                raise NotYourTurn(reason) from None
+            if last == 0:
+                raise IllegalMove(reason) from None
+            raise IllegalMove(nth_card_refused(actions, i, reason)) from None
+        applied.append(action)
+    match.deal = deal
+    now = timezone.now()
+    if deal.is_over:
+        record_deal(game, match, seats)
+        if not match.is_over:
+            match.next_deal()
+    game.state = match.to_json()
+    set_turn(game, match, now)
+    return commit_change(game, kind=kind, seat=seat, player=player,
+                         actions=[a.token() for a in applied], bot_plays_on=bot_plays_on)

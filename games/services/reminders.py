@@ -1,0 +1,60 @@
+"""Email reminders for slow games: a player whose turn has waited hears about it twice."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from ..models import Game
+
+REMINDER_MIN_MOVE_TIME = timedelta(hours=1)  # faster games are played live: no email
+
+
+def _reminder_due(game: Game, now) -> bool:
+    """First after a quarter of the move time, again when an eighth of it is left."""
+    started = game.deadline - game.move_time
+    if game.reminders_sent == 0:
+        return now - started >= game.move_time / 4
+    return game.reminders_sent == 1 and game.deadline - now <= game.move_time / 8
+
+
+def send_reminders(now=None) -> int:
+    """Email players whose turn has waited (unless they turned reminders off); each
+    reminder is claimed with a conditional update, so a second sweep sends nothing."""
+    now = now or timezone.now()
+    sent = 0
+    due = Game.objects.filter(status=Game.Status.PLAYING, turn_seat__isnull=False,
+                              deadline__gt=now, reminders_sent__lt=2,
+                              move_time__gte=REMINDER_MIN_MOVE_TIME)
+    for game in due.select_related("preset"):
+        if not _reminder_due(game, now):
+            continue
+        seat = game.seats.select_related("player").filter(number=game.turn_seat).first()
+        player = seat.player if seat is not None and not seat.bot_level else None
+        claimed = Game.objects.filter(pk=game.pk, version=game.version,
+                                      reminders_sent=game.reminders_sent).update(
+            reminders_sent=game.reminders_sent + 1)
+        if not claimed or player is None or not player.email_reminders or not player.email:
+            continue
+        url = settings.SITE_URL.rstrip("/") + game.get_absolute_url()
+        left = game.deadline - now
+        hours = max(1, round(left.total_seconds() / 3600))
+        send_mail(
+            _("Your move in %(game)s") % {"game": game},
+            ngettext(
+                "Hello %(name)s,\n\nIt is your turn in %(game)s. You have about %(hours)s "
+                "hour left before the site plays for you.\n\n%(url)s\n\nYou can turn these "
+                "emails off on your profile page.",
+                "Hello %(name)s,\n\nIt is your turn in %(game)s. You have about %(hours)s "
+                "hours left before the site plays for you.\n\n%(url)s\n\nYou can turn these "
+                "emails off on your profile page.", hours) % {
+                "name": player.name, "game": game, "hours": hours, "url": url},
+            None, [player.email],
+        )
+        sent += 1
+    return sent
