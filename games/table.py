@@ -35,6 +35,23 @@ def _group_legal(legal: list) -> dict:
     return moves
 
 
+def _together(view: dict, rules, moves: dict) -> dict:
+    """Which hand cards may go together in this move, for static/js/table.js to offer
+    (the engine still judges the move): at most `max` cards; `same_rank`: all of one rank;
+    `ranks`: when not empty, each card's rank must be among these or the chosen cards'."""
+    attacks = len(view["table"])
+    if moves["attack"]:
+        if not attacks:  # R7: the lead is one card, or several of one rank
+            return {"max": view["limit"] if rules.lead_multiple else 1,
+                    "same_rank": rules.lead_multiple, "ranks": ""}
+        # R8: ranks already on the table; R9: the limit less the attack cards there
+        ranks = {card[0] for pair in view["table"] for card in pair if card}
+        return {"max": max(view["limit"] - attacks, 0), "same_rank": False,
+                "ranks": " ".join(sorted(ranks))}
+    # R32: a transfer is one card; the next defender answers it
+    return {"max": 1 if moves["transfer"] else 0, "same_rank": False, "ranks": ""}
+
+
 def side_name(game_rules, seats: list[Seat], side: int) -> str:
     """A seat's name in individual play; 'Team A (Anna, Bob)' in team play."""
     if game_rules.teams:
@@ -92,7 +109,8 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None) -> dict:
         for a, d in view["table"]
     ]
     hand = [
-        {"card": c, "action": moves["attack"].get(c) or moves["transfer"].get(c) or "",
+        {"card": c, "rank": c[0],
+         "action": moves["attack"].get(c) or moves["transfer"].get(c) or "",
          "transfer": c in moves["transfer"] and c not in moves["attack"]}
         for c in (view["hand"] or [])
     ]
@@ -126,6 +144,7 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None) -> dict:
         "pairs": pairs,
         "hand": hand,
         "moves": moves,
+        "together": _together(view, rules, moves),
         "selectable": selectable and my_turn,
         "my_turn": my_turn,
         "to_act_name": name(view["to_act"]) if playing else "",

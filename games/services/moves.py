@@ -7,7 +7,15 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..engine import Action, ExchangeTrump, IllegalAction, InvalidAction, Pass, action_from_token
+from ..engine import (
+    Action,
+    Attack,
+    ExchangeTrump,
+    IllegalAction,
+    InvalidAction,
+    Pass,
+    action_from_token,
+)
 from ..models import Game, Move
 from .core import (
     commit_change,
@@ -27,7 +35,13 @@ from .errors import (
     NotYourTurn,
     StaleVersion,
 )
-from .refusals import nth_card_refused, refusal_message, turn_ended_after
+from .refusals import (
+    nth_card_refused,
+    refusal_message,
+    repeated_card,
+    single_lead,
+    turn_ended_after,
+)
 
 MAX_ACTIONS = 24  # more than a bout can hold is certainly a malformed request
 
@@ -103,8 +117,12 @@ def play_seat(game_id, seat: int, tokens, version, *, by_bot=False, bot_plays_on
 def apply_move(game: Game, seat: int, actions: list, *, kind: str, player,
                bot_plays_on=False) -> Game:
     """Apply actions on a copy of the deal; save only if every one of them is legal."""
+    repeated = repeated_card(actions)
+    if repeated:
+        raise IllegalMove(repeated)
     match = game.match()
     deal = match.deal.copy()
+    leading = not deal.table
     seats = seats_of(game)
 
     def name(number) -> str:
@@ -123,6 +141,9 @@ def apply_move(game: Game, seat: int, actions: list, *, kind: str, player,
         ):
             break  # "…then pass": the engine already passed the seat over (R13)
         elif played and (deal.is_over or deal.to_act != seat):
+            if (leading and not deal.is_over and not match.rules.lead_multiple
+                    and isinstance(action, Attack) and isinstance(played[-1], Attack)):
+                raise IllegalMove(single_lead(name(deal.to_act)))  # R7
             raise IllegalMove(turn_ended_after(
                 played[-1], None if deal.is_over else name(deal.to_act)))
         try:

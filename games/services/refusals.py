@@ -139,3 +139,27 @@ def turn_ended_after(action, next_name: str | None) -> str:
     else:  # pragma: no cover - every action is one of the above
         text = _("It is %(name)s's turn.") % params
     return text + " " + _("The rest of your move can't be played. Nothing was played.")
+
+
+def repeated_card(actions: list) -> str | None:
+    """A move that puts one hand card on the table twice (the same card chosen to beat two
+    attack cards, or a tampered form), in the player's words; None if every card is new."""
+    seen: dict = {}
+    for action in actions:
+        card = _card_of(action)
+        if card is None:
+            continue
+        if card in seen:
+            if isinstance(action, Defend) and isinstance(seen[card], Defend):  # R12
+                return _("You chose the %(card)s for two cards; each card can beat only "
+                         "one.") % {"card": card.label}
+            return _("You chose the %(card)s twice; each card can be played only "
+                     "once.") % {"card": card.label}
+        seen[card] = action
+    return None
+
+
+def single_lead(next_name: str) -> str:
+    """A lead of several cards where the rules allow one (R7)."""
+    return _("Only one card may lead a bout at this table; more can be thrown in once "
+             "%(name)s has beaten it or taken it. Nothing was played.") % {"name": next_name}

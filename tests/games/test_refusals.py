@@ -125,9 +125,10 @@ def test_a_move_of_several_cards_names_the_card_that_was_refused(alice, bob, cla
 def test_a_move_that_outlasts_the_turn_says_after_which_card(alice, bob, classic, stacked):
     game = services.create_game(alice, classic, players=2)
     game = services.join_game(game.pk, bob)
+    game = services.play(game.pk, alice, ["attack:7S"], game.version)
     message = refused(game, lambda: services.play(
-        game.pk, alice, ["attack:7S", "attack:QS"], game.version), services.IllegalMove, 400)
-    assert message == ("After the 7♠ it is bob's turn. The rest of your move can't be played. "
+        game.pk, bob, ["defend:7S:9S", "take"], game.version), services.IllegalMove, 400)
+    assert message == ("After the 9♠ it is alice's turn. The rest of your move can't be played. "
                        "Nothing was played.")
-    assert not re.search(r"action|\d", message.replace("7♠", ""))
+    assert not re.search(r"action|\d", message.replace("9♠", ""))
 

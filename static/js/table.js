@@ -1,0 +1,100 @@
+// The table page (templates/games/table.html). Loaded as a file: the site's
+// Content-Security-Policy allows no inline script.
+(function () {
+  "use strict";
+
+  // ------------------------------------------------------------- stale tables
+  // A table older than the one shown (an answer overtaken by a live update), or the same
+  // table again with no news (the socket sends the whole table on every (re)connect), would
+  // only undo the cards the player is choosing or the message shown: keep what is shown.
+  function shown() {
+    var table = document.getElementById("table");
+    return table ? Number(table.dataset.version) : -1;
+  }
+  function version(html) {
+    var m = /id="table"[^>]*data-version="(\d+)"/.exec(html || "");
+    return m ? Number(m[1]) : null;
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    var html = event.detail.message, v = version(html);
+    if (v !== null && (v < shown() || (v === shown() && html.indexOf('role="alert"') < 0))) {
+      event.preventDefault();
+    }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target, v = version(event.detail.serverResponse);
+    if (target && target.id === "table" && v !== null && v < shown()) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
+  // ------------------------------------------------------------- choosing cards
+  // Offer only the cards that can go together in this move; the server says which
+  // (data-max, data-same-rank, data-ranks on the form) and still judges the move.
+  function checked(list) {
+    return Array.prototype.filter.call(list, function (input) { return input.checked; });
+  }
+  function mark(input, off, cls) {
+    input.disabled = off;
+    var label = input.closest("label");
+    if (label) label.classList.toggle(cls, off);
+  }
+
+  function update(form) {
+    var boxes = form.querySelectorAll("fieldset.hand input[type=checkbox]");
+    var radios = form.querySelectorAll("fieldset.beat input[data-beat-with]");
+    var chosen = checked(boxes), beating = checked(radios).length > 0;
+    var max = Number(form.dataset.max || 0);
+    var sameRank = form.hasAttribute("data-same-rank");
+    var onTable = (form.dataset.ranks || "").split(" ").filter(Boolean);
+    var ranks = onTable.concat(chosen.map(function (b) { return b.dataset.rank; }));
+    Array.prototype.forEach.call(boxes, function (box) {
+      var rank = box.dataset.rank;
+      var fits = box.checked || (
+        chosen.length < max &&  // R9: the bout's limit
+        !(sameRank && chosen.length && chosen[0].dataset.rank !== rank) &&  // R7
+        !(onTable.length && ranks.indexOf(rank) < 0) &&  // R8
+        !(beating && box.value.indexOf("transfer:") === 0));  // R32: before any defence
+      mark(box, !fits, "unavailable");
+    });
+
+    // Each hand card beats one attack card (R12): one chosen for an attack card is
+    // taken for the others (a click there moves it).
+    var transferring = chosen.some(function (b) { return b.value.indexOf("transfer:") === 0; });
+    var owner = {};
+    checked(radios).forEach(function (r) { owner[r.dataset.beatWith] = r; });
+    Array.prototype.forEach.call(radios, function (radio) {
+      var other = owner[radio.dataset.beatWith];
+      var taken = Boolean(other && other !== radio);
+      mark(radio, taken || transferring, "taken");
+      var note = radio.parentNode.querySelector(".taken-note");
+      if (note) note.hidden = !taken;
+    });
+  }
+
+  function moveForm() {
+    return document.getElementById("move");
+  }
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (form && form.id === "move") update(form);
+  });
+  document.addEventListener("click", function (event) {
+    var label = event.target.closest && event.target.closest("#move fieldset.beat label");
+    var radio = label && label.querySelector("input[data-beat-with]");
+    var form = moveForm();
+    if (!radio || !radio.disabled || !label.classList.contains("taken") || !form) return;
+    checked(form.querySelectorAll("fieldset.beat input[data-beat-with]")).forEach(function (r) {
+      if (r.dataset.beatWith === radio.dataset.beatWith) form.elements[r.name].value = "";
+    });
+    radio.disabled = false;
+    radio.checked = true;
+    update(form);
+  });
+  function refresh() {
+    var form = moveForm();
+    if (form) update(form);
+  }
+  document.addEventListener("htmx:load", refresh);
+  document.addEventListener("DOMContentLoaded", refresh);
+})();
