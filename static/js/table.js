@@ -85,7 +85,10 @@
     var form = moveForm();
     if (!radio || !radio.disabled || !label.classList.contains("taken") || !form) return;
     checked(form.querySelectorAll("fieldset.beat input[data-beat-with]")).forEach(function (r) {
-      if (r.dataset.beatWith === radio.dataset.beatWith) form.elements[r.name].value = "";
+      if (r.dataset.beatWith !== radio.dataset.beatWith) return;
+      var none = r.closest("fieldset").querySelector("input[type=radio]:not([data-beat-with])");
+      r.checked = false;
+      if (none) none.checked = true;  // "not yet"
     });
     radio.disabled = false;
     radio.checked = true;
