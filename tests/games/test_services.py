@@ -253,10 +253,11 @@ def test_it_plays_attack_then_pass_and_beats_several_cards(alice, bob, classic, 
 def test_a_move_that_outlasts_the_turn_is_refused_whole(alice, bob, classic, stacked):
     game = services.create_game(alice, classic, players=2)
     game = services.join_game(game.pk, bob)
+    game = services.play(game.pk, alice, ["attack:7S"], game.version)
     message = refused(game, lambda: services.play(
-        game.pk, alice, ["attack:7S", "attack:QS"],
+        game.pk, bob, ["defend:7S:9S", "take"],
         game.version), services.IllegalMove, 400)
-    assert "bob's turn" in message and "Nothing was played" in message
+    assert "alice's turn" in message and "Nothing was played" in message
 
 
 def test_a_finished_deal_counts_in_the_record_and_the_next_deal_starts(alice, bob, classic,
