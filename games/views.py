@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import services
+from . import once, services
 from .forms import CreateGameForm, LobbyFilterForm
 from .models import Game
 from .table import table_context
@@ -77,13 +77,17 @@ def create(request):
     form = CreateGameForm(request.POST)
     if not form.is_valid():
         return _lobby(request, form, status=400)
-    try:
-        game = services.create_game(request.user, form.cleaned_data["preset"],
-                                    **form.game_options())
+    try:  # the same form sent twice (a double click) makes one table
+        game_id = once.run("create_game", request.user.pk, form.cleaned_data["once"],
+                           lambda: services.create_game(request.user, form.cleaned_data["preset"],
+                                                        **form.game_options()).pk)
+    except once.Busy:
+        form.add_error(None, _("Your table is still being made: wait a moment and reload."))
+        return _lobby(request, form, status=409)
     except services.GameError as exc:
         form.add_error(None, exc.message)
         return _lobby(request, form, status=exc.status)
-    return _redirect(request, game)
+    return _redirect(request, Game(pk=game_id))
 
 
 @login_required
