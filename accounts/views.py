@@ -9,14 +9,17 @@ from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 
+from .context_processors import safe_next
 from .forms import ProfileForm, SignUpForm
 from .models import Player
 
 
 @sensitive_post_parameters("password1", "password2")
 def signup(request):
+    # Where to go afterwards (an invite link, say), if it stays on this site.
+    next_url = safe_next(request, request.POST.get("next") or request.GET.get("next"))
     if request.user.is_authenticated:
-        return redirect("profile")
+        return redirect(next_url or "profile")
     form = SignUpForm(request.POST or None)
     if form.is_valid():
         player = form.save()
@@ -24,8 +27,8 @@ def signup(request):
         messages.success(
             request, _("Welcome, %(name)s! Your account is ready.") % {"name": player.name}
         )
-        return redirect("lobby")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(next_url or "lobby")
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
 @login_required

@@ -26,7 +26,8 @@ def envlist(name: str, default: str) -> list[str]:
 
 
 SECRET_KEY = os.getenv("SECRET_KEY", "insecure-dev-key-change-me-in-production-0123456789")
-DEBUG = envbool("DEBUG", "True")
+# A developer's switch, off unless asked: players get friendly error pages.
+DEBUG = envbool("DEBUG", "False")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 SITE_NAME = os.getenv("SITE_NAME", "Durak")
@@ -80,6 +81,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.login_next",
             ],
         },
     },
@@ -116,6 +118,11 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# The cache (one-time form tokens) is shared by every process when Redis is there.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": "durak"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -175,10 +182,6 @@ STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))  # for co
 # Let Daphne serve static files itself (see asgi.py); turn off when a proxy serves STATIC_ROOT.
 SERVE_STATIC = envbool("SERVE_STATIC", "True")
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", "True")
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-
 # Celery: bot moves, the deadline sweep and reminders. The broker is the same Redis; with
 # no REDIS_URL (unit tests) tasks run eagerly in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -195,17 +198,21 @@ CELERY_BEAT_SCHEDULE = {
 }
 SWEEP_INTERVAL = 3  # seconds, as above
 
-# Production: secure cookies and HSTS unless DEBUG (`manage.py check --deploy` passes).
-if not DEBUG:
+# Bots: seconds a bot may think per move (unset: each level's own default).
+BOT_MOVE_BUDGET = float(os.environ["BOT_MOVE_BUDGET"]) if os.getenv("BOT_MOVE_BUDGET") else None
+# Links in emails; its scheme decides HTTPS below.
+SITE_URL = os.getenv("SITE_URL", "http://127.0.0.1:8000")
+
+# HTTPS follows SITE_URL's scheme, not DEBUG: secure cookies, HSTS and the SSL redirect
+# (`manage.py check --deploy` passes); plain http://127.0.0.1 keeps working without them.
+HTTPS = urlsplit(SITE_URL).scheme == "https"
+SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", str(HTTPS))
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "True")
     SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "31536000")
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SECURE_CONTENT_TYPE_NOSNIFF = True
-    SECURE_REFERRER_POLICY = "same-origin"
-
-# Bots: seconds a bot may think per move (unset: each level's own default).
-BOT_MOVE_BUDGET = float(os.environ["BOT_MOVE_BUDGET"]) if os.getenv("BOT_MOVE_BUDGET") else None
-# Links in emails.
-SITE_URL = os.getenv("SITE_URL", "http://127.0.0.1:8000")

@@ -1,8 +1,10 @@
 from datetime import timedelta
 
 from django import forms
+from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 
+from . import once
 from .models import BOT_LEVELS, RulePreset
 
 MOVE_TIMES = [  # seconds, label; all within MIN_MOVE_TIME..MAX_MOVE_TIME
@@ -38,6 +40,10 @@ class CreateGameForm(forms.Form):
     private = forms.BooleanField(
         label=_("Private"), required=False,
         help_text=_("Not listed in the lobby; players join with the invite link."))
+    # A new token each time the form is shown: a second send of it makes no second table.
+    once = forms.CharField(
+        widget=forms.HiddenInput, required=False, initial=once.new_token, max_length=64,
+        validators=[RegexValidator(r"^[A-Za-z0-9_-]*$", _("This form is damaged: reload the page."))])
 
     def clean(self):
         data = super().clean()

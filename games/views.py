@@ -7,6 +7,7 @@ A refused change answers 4xx with the current table (or form) and a message.
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -20,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import services
+from . import once, services
 from .engine import ExchangeTrump, Pass, Take
 from .forms import CreateGameForm, LobbyFilterForm
 from .models import Game
@@ -78,13 +79,17 @@ def create(request):
     form = CreateGameForm(request.POST)
     if not form.is_valid():
         return _lobby(request, form, status=400)
-    try:
-        game = services.create_game(request.user, form.cleaned_data["preset"],
-                                    **form.game_options())
+    try:  # the same form sent twice (a double click) makes one table
+        game_id = once.run("create_game", request.user.pk, form.cleaned_data["once"],
+                           lambda: services.create_game(request.user, form.cleaned_data["preset"],
+                                                        **form.game_options()).pk)
+    except once.Busy:
+        form.add_error(None, _("Your table is still being made: wait a moment and reload."))
+        return _lobby(request, form, status=409)
     except services.GameError as exc:
         form.add_error(None, exc.message)
         return _lobby(request, form, status=exc.status)
-    return _redirect(request, game)
+    return _redirect(request, Game(pk=game_id))
 
 
 @login_required
@@ -127,9 +132,12 @@ def _table_context(game: Game, user, *, invite: str, message=None) -> dict:
     me = next((s for s in seats if user is not None and user.is_authenticated
                and s.player_id == user.pk), None)
     ctx = table_context(game, seats, me)
+    invite = invite if game.private and invite == game.invite_token else ""
+    here = reverse("table", args=[game.pk]) + (f"?{urlencode({'invite': invite})}" if invite else "")
     ctx.update({
         "message": message,
-        "invite": invite if game.private and invite == game.invite_token else "",
+        "invite": invite,
+        "login_url": f"{reverse('login')}?{urlencode({'next': here})}",  # back here, invite kept
         "can_start": game.is_open and user is not None and user.is_authenticated
         and (user.is_staff or game.created_by_id == user.pk),
         "can_join": game.is_open and me is None and user is not None and user.is_authenticated

@@ -153,7 +153,7 @@ def site(django_db_setup):
         "DATABASE_URL": with_db(database_url, f"/{test_db}"),
         "REDIS_URL": with_db(redis_url, f"/{E2E_REDIS_DB}"),
         "BOT_MOVE_BUDGET": "0.05",
-        "DEBUG": "true",
+        "DEBUG": "false",  # as scripts/run: players' error pages, static files still served
         "SERVE_STATIC": "true",
         "PYTHONUNBUFFERED": "1",
     }

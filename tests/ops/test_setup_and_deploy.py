@@ -1,5 +1,6 @@
 """The newcomer's start (setup_site) and the production settings (check --deploy)."""
 
+import json
 import os
 import subprocess
 import sys
@@ -34,6 +35,7 @@ def test_check_deploy_passes_with_production_settings():
         "DEBUG": "false",
         "SECRET_KEY": "x" * 20 + "-production-secret-key-with-enough-entropy-0123456789",
         "ALLOWED_HOSTS": "durak.example.org",
+        "SITE_URL": "https://durak.example.org",
         "EMAIL_URL": "smtp://mailer:secret@mail.example.org:587",
         "REDIS_URL": "redis://127.0.0.1:6379/0",
     }
@@ -43,3 +45,29 @@ def test_check_deploy_passes_with_production_settings():
         cwd=ROOT, env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def settings_with(**env) -> dict:
+    """A few settings as a fresh process reads them from `env` (no DEBUG, SITE_URL unset)."""
+    env = {**{k: v for k, v in os.environ.items() if k not in ("DEBUG", "SITE_URL")}, **env}
+    code = ("import json; from django.conf import settings as s; print(json.dumps({k: "
+            "getattr(s, k, None) for k in ('DEBUG', 'SESSION_COOKIE_SECURE', "
+            "'CSRF_COOKIE_SECURE', 'SECURE_SSL_REDIRECT', 'SECURE_HSTS_SECONDS')}))")
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); " + code], cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "durak_site.settings"},
+        capture_output=True, text=True, check=True)
+    return json.loads(result.stdout)
+
+
+def test_debug_is_off_unless_asked_and_plain_http_keeps_working():
+    found = settings_with()
+    assert found == {"DEBUG": False, "SESSION_COOKIE_SECURE": False, "CSRF_COOKIE_SECURE": False,
+                     "SECURE_SSL_REDIRECT": False, "SECURE_HSTS_SECONDS": 0}
+    assert settings_with(DEBUG="true")["DEBUG"] is True
+
+
+def test_https_follows_site_url_not_debug():
+    found = settings_with(SITE_URL="https://durak.example.org", DEBUG="true")
+    assert found["SESSION_COOKIE_SECURE"] and found["CSRF_COOKIE_SECURE"]
+    assert found["SECURE_SSL_REDIRECT"] and found["SECURE_HSTS_SECONDS"] == 31536000
