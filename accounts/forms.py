@@ -19,7 +19,8 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self):
         username = super().clean_username()
-        validate_player_name(username)
+        if username:  # None when Django already refused it (taken, or not a valid username)
+            validate_player_name(username)
         return username
 
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 # Words that claim the name belongs to a computer player (games.models.Seat.name:
 # "Computer 2 (expert)", "Компьютер 2 (эксперт)") or to the people who run the site.
-RESERVED_PREFIXES = ("computer", "компьютер", "admin", "админ")
+RESERVED_PREFIXES = ("computer", "компьютер", "admin", "админ")  # of the name or a word
 RESERVED_SUBSTRINGS = ("computer", "компьютер", "moderator", "модератор")
 RESERVED_WORDS = ("bot", "bots", "бот", "боты", "staff", "mod", "mods", "sysop", "root",
                   "персонал", "durak", "дурак")
@@ -54,8 +54,10 @@ def skeleton(name: str) -> str:
 def _claims_to_be_bot_or_staff(name: str) -> bool:
     shape = skeleton(name)
     compact = re.sub(r"[\W_]+", "", shape)
-    words = [w for w in re.split(r"[\W\d_]+", shape) if w]
-    if any(compact.startswith(skeleton(p)) for p in RESERVED_PREFIXES):
+    words = [w for w in re.split(r"[\W_]+", shape) if w]
+    words += [w.rstrip("0123456789") for w in words]  # "Bot2"
+    prefixes = tuple(skeleton(p) for p in RESERVED_PREFIXES)
+    if any(part.startswith(prefixes) for part in [compact, *words]):
         return True
     if any(skeleton(s) in compact for s in RESERVED_SUBSTRINGS):
         return True
