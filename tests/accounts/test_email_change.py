@@ -117,12 +117,15 @@ def test_a_link_for_another_address_cannot_be_forged(alice_client, alice, bob):
     assert alice.email == "alice@example.org"
 
 
+def link_asked_for(client, password, days_ago):
+    then = time.time() - days_ago * 24 * 3600
+    with mock.patch("django.core.signing.time.time", return_value=then):
+        ask(client, password)
+    return confirmation_link(mail.outbox[0])
+
+
 def test_an_expired_link_changes_nothing(alice_client, alice, password):
-    four_days_ago = time.time() - 4 * 24 * 3600
-    with mock.patch("django.core.signing.time.time", return_value=four_days_ago):
-        ask(alice_client, password)
-    link = confirmation_link(mail.outbox[0])
-    r = alice_client.post(link)
+    r = alice_client.post(link_asked_for(alice_client, password, days_ago=4))
     assert r.status_code == 400
     assert "This link has expired." in r.content.decode()
     alice.refresh_from_db()
@@ -130,10 +133,8 @@ def test_an_expired_link_changes_nothing(alice_client, alice, password):
 
 
 def test_a_link_two_days_old_still_works(alice_client, alice, password):
-    two_days_ago = time.time() - 2 * 24 * 3600
-    with mock.patch("django.core.signing.time.time", return_value=two_days_ago):
-        ask(alice_client, password)
-    assert alice_client.post(confirmation_link(mail.outbox[0])).status_code == 302
+    r = alice_client.post(link_asked_for(alice_client, password, days_ago=2))
+    assert r.status_code == 302
     alice.refresh_from_db()
     assert alice.email == NEW
 
