@@ -27,6 +27,15 @@ def test_it_requires_login(client):
     assert r.url.startswith("/accounts/login/")
 
 
+def test_it_shows_the_form_and_the_profile_links_to_it(alice_client):
+    body = alice_client.get(URL).content.decode()
+    assert 'name="password"' in body and 'name="email"' in body
+    assert "alice@example.org" in body
+    profile = alice_client.get(PROFILE).content.decode()
+    assert f'href="{URL}"' in profile
+    assert 'name="email"' not in profile
+
+
 def test_the_profile_no_longer_changes_the_address(alice_client, alice):
     r = alice_client.post(PROFILE, {"display_name": "", "email": "evil@example.org"})
     assert r.status_code == 302
