@@ -3,7 +3,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from .names import skeleton
+from .names import skeleton_key
 
 
 class Player(AbstractUser):
@@ -20,10 +20,10 @@ class Player(AbstractUser):
         default=True,
         help_text=_("Email me when a game is waiting for my move."),
     )
-    # accounts.names.skeleton of the username and display name: look-alike names are refused.
-    username_skeleton = models.CharField(max_length=600, blank=True, editable=False,
+    # accounts.names.skeleton_key of the username and display name: look-alikes are refused.
+    username_skeleton = models.CharField(max_length=64, blank=True, editable=False,
                                          db_index=True)
-    display_name_skeleton = models.CharField(max_length=600, blank=True, editable=False,
+    display_name_skeleton = models.CharField(max_length=64, blank=True, editable=False,
                                              db_index=True)
     # The record: one deal is one hand of Durak, from the deal until someone is left holding cards.
     deals_played = models.PositiveIntegerField(_("deals played"), default=0)
@@ -38,8 +38,8 @@ class Player(AbstractUser):
         return self.name
 
     def save(self, *args, **kwargs):
-        self.username_skeleton = skeleton(self.username)
-        self.display_name_skeleton = skeleton(self.display_name) if self.display_name else ""
+        self.username_skeleton = skeleton_key(self.username)
+        self.display_name_skeleton = skeleton_key(self.display_name)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None:
             names = set(update_fields)

@@ -7,6 +7,7 @@ whose skeleton equals another player's username or display name skeleton is refu
 The confusables table comes from `confusable-homoglyphs` (Unicode's confusables.txt).
 """
 
+import hashlib
 import re
 import unicodedata
 from functools import cache
@@ -51,6 +52,12 @@ def skeleton(name: str) -> str:
     return " ".join(result.split())
 
 
+def skeleton_key(name: str) -> str:
+    """What Player stores: a fixed-length digest of the skeleton, for equality look-ups
+    (a skeleton can be many times longer than its name after NFKC and mapping)."""
+    return hashlib.sha256(skeleton(name).encode()).hexdigest() if name else ""
+
+
 def _claims_to_be_bot_or_staff(name: str) -> bool:
     shape = skeleton(name)
     compact = re.sub(r"[\W_]+", "", shape)
@@ -92,8 +99,8 @@ def validate_player_name(name: str, *, player=None) -> None:
               "Please choose another name."),
             code="reserved",
         )
-    shape = skeleton(name)
-    if shape:
+    shape = skeleton_key(name)
+    if skeleton(name):
         others = Player.objects.filter(username_skeleton=shape) | Player.objects.filter(
             display_name_skeleton=shape)
         if player is not None and player.pk is not None:

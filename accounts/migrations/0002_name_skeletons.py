@@ -4,13 +4,13 @@ from django.db import migrations, models
 
 
 def fill_skeletons(apps, schema_editor):
-    from accounts.names import skeleton
+    from accounts.names import skeleton_key
 
     Player = apps.get_model("accounts", "Player")
     for player in Player.objects.only("pk", "username", "display_name").iterator():
         Player.objects.filter(pk=player.pk).update(
-            username_skeleton=skeleton(player.username),
-            display_name_skeleton=skeleton(player.display_name) if player.display_name else "",
+            username_skeleton=skeleton_key(player.username),
+            display_name_skeleton=skeleton_key(player.display_name),
         )
 
 
@@ -24,12 +24,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='player',
             name='display_name_skeleton',
-            field=models.CharField(blank=True, db_index=True, editable=False, max_length=600),
+            field=models.CharField(blank=True, db_index=True, editable=False, max_length=64),
         ),
         migrations.AddField(
             model_name='player',
             name='username_skeleton',
-            field=models.CharField(blank=True, db_index=True, editable=False, max_length=600),
+            field=models.CharField(blank=True, db_index=True, editable=False, max_length=64),
         ),
         migrations.RunPython(fill_skeletons, migrations.RunPython.noop),
     ]

@@ -3,6 +3,8 @@
 import pytest
 from django.contrib.auth import get_user_model
 
+from accounts.names import skeleton_key
+
 pytestmark = pytest.mark.django_db
 SIGNUP = "/accounts/signup/"
 PROFILE = "/accounts/profile/"
@@ -116,7 +118,7 @@ def test_a_player_may_use_a_display_name_like_their_own_username(alice_client, a
     assert set_display_name(alice_client, "Alice").status_code == 302
     alice.refresh_from_db()
     assert alice.display_name == "Alice"
-    assert alice.display_name_skeleton == "alice"
+    assert alice.display_name_skeleton == alice.username_skeleton == skeleton_key("alice")
 
 
 def test_a_display_name_like_anothers_display_name_is_refused(alice_client, alice, bob):
@@ -127,6 +129,15 @@ def test_a_display_name_like_anothers_display_name_is_refused(alice_client, alic
     assert LOOK_ALIKE in r.content.decode()
     alice.refresh_from_db()
     assert alice.display_name == ""
+
+
+def test_a_very_long_skeleton_still_fits(alice_client, alice):
+    # NFKC turns U+FDFA into 18 letters; the stored key has a fixed length all the same.
+    name = "\ufdfa" * 40
+    assert set_display_name(alice_client, name).status_code == 302
+    alice.refresh_from_db()
+    assert alice.display_name == name
+    assert len(alice.display_name_skeleton) == 64
 
 
 def test_a_name_held_already_does_not_block_saving(alice_client, alice):
