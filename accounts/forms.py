@@ -3,6 +3,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from .models import Player
+from .names import validate_player_name
 
 
 class SignUpForm(UserCreationForm):
@@ -16,8 +17,52 @@ class SignUpForm(UserCreationForm):
         model = Player
         fields = ("username", "email")
 
+    def clean_username(self):
+        username = super().clean_username()
+        if username:  # None when Django already refused it (taken, or not a valid username)
+            validate_player_name(username)
+        return username
+
 
 class ProfileForm(forms.ModelForm):
+    """Display name and reminders; the email address changes through EmailChangeForm."""
+
     class Meta:
         model = Player
-        fields = ("display_name", "email", "email_reminders")
+        fields = ("display_name", "email_reminders")
+
+    def clean_display_name(self):
+        name = self.cleaned_data["display_name"]
+        # A name already held is kept (saving reminders must not fail on it).
+        if name and name != self.initial.get("display_name"):
+            validate_player_name(name, player=self.instance)
+        return name
+
+
+class EmailChangeForm(forms.Form):
+    email = forms.EmailField(label=_("New email address"))
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("To make sure it is you."),
+    )
+
+    def __init__(self, *args, player, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.player = player
+
+    def clean_email(self):
+        email = Player.objects.normalize_email(self.cleaned_data["email"])
+        if email.casefold() == (self.player.email or "").casefold():
+            raise forms.ValidationError(_("That is already your email address."),
+                                        code="same")
+        return email
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.player.check_password(password):
+            raise forms.ValidationError(
+                _("That is not your current password. Please type it again."),
+                code="password_incorrect")
+        return password

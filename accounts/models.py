@@ -3,6 +3,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from .names import skeleton_key
+
 
 class Player(AbstractUser):
     """A person who plays: the site's user model."""
@@ -18,6 +20,11 @@ class Player(AbstractUser):
         default=True,
         help_text=_("Email me when a game is waiting for my move."),
     )
+    # accounts.names.skeleton_key of the username and display name: look-alikes are refused.
+    username_skeleton = models.CharField(max_length=64, blank=True, editable=False,
+                                         db_index=True)
+    display_name_skeleton = models.CharField(max_length=64, blank=True, editable=False,
+                                             db_index=True)
     # The record: one deal is one hand of Durak, from the deal until someone is left holding cards.
     deals_played = models.PositiveIntegerField(_("deals played"), default=0)
     deals_lost = models.PositiveIntegerField(_("deals lost"), default=0)
@@ -29,6 +36,19 @@ class Player(AbstractUser):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.username_skeleton = skeleton_key(self.username)
+        self.display_name_skeleton = skeleton_key(self.display_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            names = set(update_fields)
+            if "username" in names:
+                names.add("username_skeleton")
+            if "display_name" in names:
+                names.add("display_name_skeleton")
+            kwargs["update_fields"] = names
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse("public_profile", args=[self.username])

@@ -13,7 +13,7 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
-    path("password_reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("password_reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path(
         "password_reset/done/",
         auth_views.PasswordResetDoneView.as_view(),
@@ -30,5 +30,7 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("profile/", views.profile, name="profile"),
+    path("email/", views.email_change, name="email_change"),
+    path("email/confirm/<str:token>/", views.email_change_confirm, name="email_change_confirm"),
     path("u/<str:username>/", views.public_profile, name="public_profile"),
 ]

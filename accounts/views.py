@@ -2,16 +2,38 @@ from axes.helpers import get_cool_off
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.core.mail import send_mail
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 
+from . import ratelimit
 from .context_processors import safe_next
-from .forms import ProfileForm, SignUpForm
+from .forms import EmailChangeForm, ProfileForm, SignUpForm
 from .models import Player
+
+EMAIL_CHANGE_SALT = "accounts.email-change"
+EMAIL_CHANGE_MAX_AGE = 3 * 24 * 60 * 60  # seconds: a confirmation link works for 3 days
+
+
+def rate_limited(request, what: str, limit_name: str):
+    """429: a player-worded page saying what was refused and for how long."""
+    count, seconds = ratelimit.limit(limit_name)
+    response = render(
+        request,
+        "accounts/rate_limited.html",
+        {"what": what, "count": count, "minutes": seconds // 60},
+        status=429,
+    )
+    response["Retry-After"] = str(seconds)
+    return response
 
 
 @sensitive_post_parameters("password1", "password2")
@@ -20,8 +42,14 @@ def signup(request):
     next_url = safe_next(request, request.POST.get("next") or request.GET.get("next"))
     if request.user.is_authenticated:
         return redirect(next_url or "profile")
+    address = ratelimit.client_address(request)
+    too_many = _("Too many new accounts have been made from your network.")
+    if request.method == "POST" and ratelimit.exhausted("signup_ip", address):
+        return rate_limited(request, too_many, "signup_ip")
     form = SignUpForm(request.POST or None)
     if form.is_valid():
+        if not ratelimit.hit("signup_ip", address):
+            return rate_limited(request, too_many, "signup_ip")
         player = form.save()
         login(request, player, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
@@ -39,6 +67,90 @@ def profile(request):
         messages.success(request, _("Your profile has been saved."))
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form, "player": request.user})
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset form, with reset mails limited per client address and per address."""
+
+    def form_valid(self, form):
+        if not ratelimit.hit("reset_ip", ratelimit.client_address(self.request)):
+            return rate_limited(
+                self.request, _("Too many password resets have been asked for from your network."),
+                "reset_ip")
+        # Counted per email address whether or not an account has it: the answer must not
+        # tell anyone which addresses belong to players.
+        if not ratelimit.hit("reset_account", form.cleaned_data["email"]):
+            return rate_limited(
+                self.request, _("Too many password-reset emails have been asked for this address."),
+                "reset_account")
+        return super().form_valid(form)
+
+
+@login_required
+@sensitive_post_parameters("password")
+def email_change(request):
+    """Ask for the password; mail a signed link to the new address. Nothing changes yet."""
+    player = request.user
+    form = EmailChangeForm(request.POST or None, player=player)
+    if form.is_valid():
+        if not ratelimit.hit("email_change_account", str(player.pk)):
+            return rate_limited(
+                request, _("Too many confirmation emails have been asked for."),
+                "email_change_account")
+        new_email = form.cleaned_data["email"]
+        token = signing.dumps(
+            {"player": player.pk, "old": player.email, "new": new_email}, salt=EMAIL_CHANGE_SALT)
+        link = request.build_absolute_uri(reverse("email_change_confirm", args=[token]))
+        context = {"player": player, "link": link, "new_email": new_email,
+                   "days": EMAIL_CHANGE_MAX_AGE // 86400}
+        subject = render_to_string("accounts/email_change_subject.txt", context).strip()
+        body = render_to_string("accounts/email_change_email.txt", context)
+        send_mail(subject, body, None, [new_email])
+        messages.success(
+            request,
+            _("We sent a link to %(email)s. Your address changes when you open it.")
+            % {"email": new_email},
+        )
+        return redirect("profile")
+    return render(request, "accounts/email_change_form.html", {"form": form}, status=200)
+
+
+def email_change_confirm(request, token):
+    """The mailed link: a page with a button (GET changes nothing), then the change (POST).
+
+    Whoever holds the link may confirm it, logged in or not: the link itself proves that
+    the new mailbox is the player's, and the password was checked when it was asked for.
+    It names the old address too, so it stops working once the address has changed.
+    """
+    try:
+        data = signing.loads(token, salt=EMAIL_CHANGE_SALT, max_age=EMAIL_CHANGE_MAX_AGE)
+    except signing.SignatureExpired:
+        return _email_change_refused(request, _(
+            "This link has expired. Links work for %(days)s days: please ask for a new one "
+            "on your profile.") % {"days": EMAIL_CHANGE_MAX_AGE // 86400})
+    except signing.BadSignature:
+        return _email_change_refused(request, _(
+            "This link is not valid. Please check that you copied all of it, or ask for a "
+            "new one on your profile."))
+    if not isinstance(data, dict) or not {"player", "old", "new"} <= data.keys():
+        return _email_change_refused(request, _("This link is not valid."))
+    player = Player.objects.filter(pk=data["player"], is_active=True).first()
+    if player is None or player.email != data["old"]:
+        return _email_change_refused(request, _(
+            "This link has already been used, or your address has changed since it was "
+            "sent."))
+    if request.method == "POST":
+        Player.objects.filter(pk=player.pk, email=data["old"]).update(email=data["new"])
+        messages.success(request, _("Your email address is now %(email)s.")
+                         % {"email": data["new"]})
+        return redirect("profile" if request.user.is_authenticated else "login")
+    return render(request, "accounts/email_change_confirm.html",
+                  {"new_email": data["new"], "player": player})
+
+
+def _email_change_refused(request, reason):
+    return render(request, "accounts/email_change_confirm.html", {"error": reason},
+                  status=400)
 
 
 def public_profile(request, username):

@@ -37,3 +37,16 @@ def alice_client(client, alice):
 def _fast_password_hashing(settings):
     # PBKDF2's deliberate slowness buys nothing in tests.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits(settings, request):
+    """accounts.ratelimit counts in a cache of its own, empty for each test."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "acct-rate-limits": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"acct-rate-limits-{request.node.nodeid}",
+        },
+    }
+    settings.ACCOUNT_RATE_LIMIT_CACHE = "acct-rate-limits"

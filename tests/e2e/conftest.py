@@ -153,6 +153,7 @@ def site(django_db_setup):
         "DATABASE_URL": with_db(database_url, f"/{test_db}"),
         "REDIS_URL": with_db(redis_url, f"/{E2E_REDIS_DB}"),
         "BOT_MOVE_BUDGET": "0.05",
+        "ACCOUNT_RATE_LIMITS": "off",  # accounts.ratelimit: many sign-ups from 127.0.0.1
         "DEBUG": "false",  # as scripts/run: players' error pages, static files still served
         "SERVE_STATIC": "true",
         "PYTHONUNBUFFERED": "1",
