@@ -31,12 +31,12 @@ class SiteOriginValidator(OriginValidator):
     host) with the site's scheme (https when SITE_URL is https)."""
 
     def __init__(self, application):
-        super().__init__(application, [settings.SITE_URL, *settings.CSRF_TRUSTED_ORIGINS])
+        super().__init__(application, [])
 
     async def __call__(self, scope, receive, send):
         headers = dict(scope.get("headers") or [])
         host = headers.get(b"host", b"").decode("latin-1")
-        allowed = list(self.allowed_origins)
+        allowed = [settings.SITE_URL, *settings.CSRF_TRUSTED_ORIGINS]
         if host and validate_host(split_domain_port(host)[0], settings.ALLOWED_HOSTS):
             allowed.append(("https://" if settings.HTTPS else "http://") + host)
         origin = urlparse(headers.get(b"origin", b"").decode("latin-1"))
