@@ -85,6 +85,7 @@ async def test_log_out_closes_the_socket_and_its_moves_are_not_played(duel, alic
     action = (await legal(before, seat))[0]
     response = await sync_to_async(client.post)(reverse("logout"))
     assert response.status_code in (200, 302)
+    await comm.send_to(text_data=json.dumps({"action": action, "version": before.version}))
     await assert_closed(comm, consumers.CLOSE_SIGNED_OUT)
     assert (await fresh(duel)).version == before.version
 
