@@ -146,25 +146,28 @@ async def test_an_unknown_socket_path_is_refused_without_an_error(path, caplog, 
 
 
 # ------------------------------------------------------------------ limits
+async def open_tables(game, headers, addresses):
+    """A socket from each address, each showing the table."""
+    comms = []
+    for address in addresses:
+        comm, connected, _ = await open_socket(game, headers, address)
+        assert connected
+        await receive_table(comm)
+        comms.append(comm)
+    return comms
+
+
 async def test_sockets_beyond_the_limit_per_address_are_refused(duel, alice, settings):
     await sync_to_async(cache.clear)()
     settings.WS_MAX_PER_ADDRESS = 3
     _client, headers = await sync_to_async(logged_in)(alice)
-    comms = []
-    for _ in range(3):
-        comm, connected, _ = await open_socket(duel, headers, "203.0.113.7")
-        assert connected
-        await receive_table(comm)
-        comms.append(comm)
+    comms = await open_tables(duel, headers, ["203.0.113.7"] * 3)
     extra, _connected, _ = await open_socket(duel, headers, "203.0.113.7")
     await assert_closed(extra, consumers.CLOSE_TOO_MANY)
-    other, connected, _ = await open_socket(duel, headers, "198.51.100.9")  # another address
-    assert connected
-    await receive_table(other)
-    await comms.pop().disconnect()  # a closed socket frees its place
-    again, connected, _ = await open_socket(duel, headers, "203.0.113.7")
-    await receive_table(again)
-    for comm in [*comms, other, again]:
+    comms += await open_tables(duel, headers, ["198.51.100.9"])  # another address
+    await comms.pop(0).disconnect()  # a closed socket frees its place
+    comms += await open_tables(duel, headers, ["203.0.113.7"])
+    for comm in comms:
         await comm.disconnect()
 
 
@@ -172,11 +175,7 @@ async def test_sockets_beyond_the_limit_per_game_are_refused(duel, alice, settin
     await sync_to_async(cache.clear)()
     settings.WS_MAX_PER_GAME = 2
     _client, headers = await sync_to_async(logged_in)(alice)
-    comms = []
-    for n in range(2):
-        comm, connected, _ = await open_socket(duel, headers, f"203.0.113.{n + 1}")
-        await receive_table(comm)
-        comms.append(comm)
+    comms = await open_tables(duel, headers, ["203.0.113.1", "203.0.113.2"])
     extra, _connected, _ = await open_socket(duel, headers, "203.0.113.50")
     await assert_closed(extra, consumers.CLOSE_TOO_MANY)
     for comm in comms:
