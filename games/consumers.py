@@ -147,6 +147,9 @@ class TableConsumer(WebsocketConsumer):
         if not self._allow():
             self.close(code=CLOSE_FLOOD)
             return
+        if not self.session_valid():  # logged out, new password, account closed
+            self.close(code=CLOSE_SIGNED_OUT)
+            return
         raw = text_data if text_data is not None else bytes_data or b""
         if len(raw) > MAX_MESSAGE_BYTES:
             self.send_table(message=_("That message is too large."))
@@ -161,9 +164,6 @@ class TableConsumer(WebsocketConsumer):
             return
         if data.get("sync") or data.get("type") == "sync":
             self.send_table()  # a client that saw a gap asks for the whole table
-            return
-        if not self.session_valid():
-            self.close(code=CLOSE_SIGNED_OUT)
             return
         try:
             actions, version, seat = views.move_from_fields(data)
