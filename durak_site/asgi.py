@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels (served by Daphne)."""
 
 import os
+from urllib.parse import urlparse
 
 from django.core.asgi import get_asgi_application
 
@@ -11,9 +12,10 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import OriginValidator, WebsocketDenier  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+from django.http.request import split_domain_port, validate_host  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -21,12 +23,32 @@ if settings.SERVE_STATIC:
     # Daphne serves /static/ itself unless a proxy in front does (SERVE_STATIC=false).
     django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)
 
+
+
+class SiteOriginValidator(OriginValidator):
+    """Only pages of this site may open a socket: the Origin must match, scheme, host and
+    port, SITE_URL, a CSRF_TRUSTED_ORIGINS entry, or the socket's own Host (an allowed
+    host) with the site's scheme (https when SITE_URL is https)."""
+
+    def __init__(self, application):
+        super().__init__(application, [])
+
+    async def __call__(self, scope, receive, send):
+        headers = dict(scope.get("headers") or [])
+        host = headers.get(b"host", b"").decode("latin-1")
+        allowed = [settings.SITE_URL, *settings.CSRF_TRUSTED_ORIGINS]
+        if host and validate_host(split_domain_port(host)[0], settings.ALLOWED_HOSTS):
+            allowed.append(("https://" if settings.HTTPS else "http://") + host)
+        origin = urlparse(headers.get(b"origin", b"").decode("latin-1"))
+        # Every entry carries its scheme: never a bare host matching any scheme or port.
+        if any(self.match_allowed_origin(origin, p) for p in allowed if "://" in p):
+            return await self.application(scope, receive, send)
+        return await WebsocketDenier()(scope, receive, send)
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # A socket from another origin, or to a game the user may not see, is refused.
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

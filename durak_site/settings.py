@@ -9,6 +9,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -25,9 +27,24 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
 
 
-SECRET_KEY = os.getenv("SECRET_KEY", "insecure-dev-key-change-me-in-production-0123456789")
 # A developer's switch, off unless asked: players get friendly error pages.
 DEBUG = envbool("DEBUG", "False")
+DEV_SECRET_KEY = "insecure-dev-key-change-me-in-production-0123456789"
+SECRET_KEY = os.getenv("SECRET_KEY", "") or (DEV_SECRET_KEY if DEBUG else "")
+
+
+def weak_key(key: str) -> bool:
+    """As Django's security.W009: the public dev key, short, or few distinct characters."""
+    return key == DEV_SECRET_KEY or len(key) < 50 or len(set(key)) < 5
+
+
+if not DEBUG and weak_key(SECRET_KEY):
+    raise ImproperlyConfigured(
+        "SECRET_KEY is missing or weak (it must be at least 50 characters, at least 5 of "
+        "them different, and not the development key). Make one with\n"
+        "  python -c 'import secrets; print(secrets.token_urlsafe(50))'\n"
+        "and set it in the environment as SECRET_KEY (scripts/run makes one in "
+        ".run/secret-key), or set DEBUG=true on a developer's machine.")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 SITE_NAME = os.getenv("SITE_NAME", "Durak")
@@ -56,6 +73,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
@@ -118,6 +136,10 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# Live-table sockets allowed at once per client address and per game (beyond: closed 4429).
+WS_MAX_PER_ADDRESS = envint("WS_MAX_PER_ADDRESS", "20")
+WS_MAX_PER_GAME = envint("WS_MAX_PER_GAME", "200")
 
 # The cache (one-time form tokens) is shared by every process when Redis is there.
 if REDIS_URL:
@@ -209,6 +231,20 @@ HTTPS = urlsplit(SITE_URL).scheme == "https"
 SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", str(HTTPS))
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Content-Security-Policy (Django's own): scripts only from our static files (htmx from
+# django-htmx's), no inline scripts. htmx adds a <style> for its indicators, hence the
+# inline styles. 'self' covers the table's same-origin WebSocket.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
 SECURE_REFERRER_POLICY = "same-origin"
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

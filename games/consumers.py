@@ -7,17 +7,21 @@ sent over the socket (htmx `ws-send`) go through `services`, like HTTP posts.
 
 from __future__ import annotations
 
-import json
 import time
+from importlib import import_module
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
+from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.core.cache import cache
+from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from . import services, views
 from .models import Game
-from .notify import group_name
+from .notify import group_name, user_group
 
 MAX_MESSAGE_BYTES = 8 * 1024  # a move is a few hundred bytes
 RATE_PER_SECOND = 4.0  # messages a client may send, on average...
@@ -25,6 +29,25 @@ BURST = 12  # ...and in one burst; a flood beyond that closes the socket
 CLOSE_REFUSED = 4403
 CLOSE_FLOOD = 4429
 CLOSE_TOO_BIG = 4413
+CLOSE_SIGNED_OUT = 4401  # the session ended (log-out, new password, account closed)
+CLOSE_TOO_MANY = 4429  # too many sockets from this address or on this table
+COUNT_SECONDS = 3600  # socket counts expire an hour after the last connect (crashed processes)
+
+
+class RefuseConsumer(WebsocketConsumer):
+    """Any other socket path: refused before it is accepted."""
+
+    def connect(self):
+        self.close()
+
+
+def _release(keys):
+    for key in keys:
+        try:
+            if cache.decr(key) <= 0:
+                cache.delete(key)
+        except ValueError:  # expired meanwhile
+            pass
 
 
 class TableConsumer(WebsocketConsumer):
@@ -35,18 +58,74 @@ class TableConsumer(WebsocketConsumer):
         self.invite = (query.get("invite") or [""])[0][:64]
         self.sent_version = -1
         self.tokens, self.refilled = float(BURST), time.monotonic()
+        self.counted = []
+        if not self._count_in():
+            self.accept()  # accepted, so that the client sees why
+            self.close(code=CLOSE_TOO_MANY)
+            return
         game = Game.objects.filter(pk=self.game_id).first()
         if game is None or not services.can_view(game, self.user, self.invite):
             self.close(code=CLOSE_REFUSED)
             return
-        self.group = group_name(game.pk)
-        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        self.groups_joined = [group_name(game.pk)]
+        if self.user is not None and self.user.is_authenticated:
+            self.groups_joined.append(user_group(self.user.pk))
+        for group in self.groups_joined:
+            async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
         self.accept()
         self.send_table()  # on every (re)connect: the whole table
 
+    def _count_in(self) -> bool:
+        """Count this socket per client address and per game (WS_MAX_PER_ADDRESS,
+        WS_MAX_PER_GAME) in the shared cache; False, counting nothing, over a limit."""
+        address = (self.scope.get("client") or [None])[0]
+        limits = [(f"ws-game:{self.game_id}", settings.WS_MAX_PER_GAME)]
+        if address:
+            limits.append((f"ws-address:{address}", settings.WS_MAX_PER_ADDRESS))
+        for key, limit in limits:
+            cache.add(key, 0, COUNT_SECONDS)
+            try:
+                count = cache.incr(key)
+            except ValueError:  # expired between add and incr
+                cache.add(key, 1, COUNT_SECONDS)
+                count = 1
+            cache.touch(key, COUNT_SECONDS)
+            self.counted.append(key)
+            if count > limit:
+                _release(self.counted)
+                self.counted = []
+                return False
+        return True
+
     def disconnect(self, code):
-        if hasattr(self, "group"):
-            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+        _release(getattr(self, "counted", []))
+        self.counted = []
+        for group in getattr(self, "groups_joined", []):
+            async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
+
+    # ------------------------------------------------------------ the session
+    def session_valid(self) -> bool:
+        """The socket's log-in still stands: its session exists, names this user, carries
+        the user's current auth hash (a new password ends it), and the user is active."""
+        if self.user is None or not self.user.is_authenticated:
+            return True  # nothing to outlive; moves need a user anyway
+        key = getattr(self.scope.get("session"), "session_key", None)
+        if not key:
+            return False
+        store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
+        if str(store.get(SESSION_KEY)) != str(self.user.pk):
+            return False
+        user = get_user_model().objects.filter(pk=self.user.pk, is_active=True).first()
+        stored_hash = store.get(HASH_SESSION_KEY) or ""
+        return user is not None and constant_time_compare(stored_hash,
+                                                          user.get_session_auth_hash())
+
+    def session_ended(self, event):
+        """From the user's group: a log-out (of this session?) or a change to the user."""
+        ended = event.get("session_key")
+        mine = getattr(self.scope.get("session"), "session_key", None)
+        if (ended and ended == mine) or not self.session_valid():
+            self.close(code=CLOSE_SIGNED_OUT)
 
     # ------------------------------------------------------------ from the group
     def game_changed(self, event):
@@ -68,14 +147,17 @@ class TableConsumer(WebsocketConsumer):
         if not self._allow():
             self.close(code=CLOSE_FLOOD)
             return
+        if not self.session_valid():  # logged out, new password, account closed
+            self.close(code=CLOSE_SIGNED_OUT)
+            return
         raw = text_data if text_data is not None else bytes_data or b""
         if len(raw) > MAX_MESSAGE_BYTES:
             self.send_table(message=_("That message is too large."))
             self.close(code=CLOSE_TOO_BIG)
             return
         try:
-            data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+            data = views.read_json(raw)
+        except ValueError:  # not JSON, or nested too deep
             data = None
         if not isinstance(data, dict):
             self.send_table(message=_("That message is not a move."))

@@ -10,6 +10,7 @@ import logging
 from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
+from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
@@ -18,6 +19,32 @@ BOT_TURN = "games.tasks.bot_turn"
 
 def group_name(game_id: int) -> str:
     return f"game-{game_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def tell_user(user_id: int, event: dict) -> None:
+    """Send `event` to every socket of user `user_id` (their table consumers)."""
+    try:
+        async_to_sync(get_channel_layer().group_send)(user_group(user_id), event)
+    except Exception:  # a broken channel layer must not stop a log-out
+        logger.exception("could not tell user %s's sockets", user_id)
+
+
+def logged_out(sender, request, user, **kwargs) -> None:
+    """user_logged_out: close the sockets of the session that ends."""
+    if user is not None and user.pk:
+        key = getattr(getattr(request, "session", None), "session_key", None)
+        tell_user(user.pk, {"type": "session.ended", "session_key": key})
+
+
+def user_saved(sender, instance, created, **kwargs) -> None:
+    """post_save of a user: sockets re-check their session (new password, deactivated)."""
+    if not created:
+        user_id = instance.pk
+        transaction.on_commit(lambda: tell_user(user_id, {"type": "session.ended"}))
 
 
 def game_changed(game_id: int, version: int, *, bot_to_move: bool = False) -> None:

@@ -1,7 +1,8 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from . import consumers
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", consumers.TableConsumer.as_asgi()),
+    re_path(r"", consumers.RefuseConsumer.as_asgi()),  # any other path: refused, no error
 ]

@@ -236,12 +236,35 @@ def resume(request, game_id):
 MOVE_ORDER = {ExchangeTrump: 0, Take: 2, Pass: 2}  # cards in between, in the order chosen
 
 
+MAX_JSON_DEPTH = 8  # a move is {"actions": [tokens], ...}: two levels
+
+
+def read_json(raw):
+    """The JSON value in `raw` (str or bytes); ValueError if it is not JSON or nests deeper
+    than MAX_JSON_DEPTH (json's recursion would otherwise fail with a RecursionError)."""
+    if isinstance(raw, bytes):
+        raw = raw.decode()  # UnicodeDecodeError is a ValueError
+    depth = deepest = 0
+    for char in raw:  # brackets inside strings count too: deeper than a move is refused
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    if deepest > MAX_JSON_DEPTH:
+        raise ValueError("too deep")
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ValueError("too deep") from None
+
+
 def move_from_request(request) -> tuple[list, object, object]:
     """(actions, version, seat) from a JSON body {"actions": [tokens], "version": V} or
     from the table's form fields."""
     if request.content_type == "application/json":
         try:
-            body = json.loads(request.body or b"null")
+            body = read_json(request.body or b"null")
         except ValueError:
             raise services.BadRequest(_("The request is not valid JSON.")) from None
         if not isinstance(body, dict):

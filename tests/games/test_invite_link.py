@@ -47,7 +47,7 @@ async def test_the_websocket_table_links_to_the_page_origin(alice, classic):
     client = await sync_to_async(client_for)(alice)
     cookie = f"sessionid={client.cookies[settings.SESSION_COOKIE_NAME].value}"
     comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[
-        (b"origin", b"http://localhost:8000"), (b"cookie", cookie.encode())])
+        (b"origin", b"http://localhost:8000"), (b"host", b"localhost:8000"), (b"cookie", cookie.encode())])
     connected, _ = await comm.connect()
     assert connected
     html = await comm.receive_from(timeout=3)

@@ -28,12 +28,13 @@ def session_headers(user, origin="http://testserver"):
     client = Client()
     client.force_login(user)
     cookie = f"sessionid={client.cookies[settings.SESSION_COOKIE_NAME].value}"
-    return [(b"origin", origin.encode()), (b"cookie", cookie.encode())]
+    return [(b"origin", origin.encode()), (b"host", b"testserver"),
+            (b"cookie", cookie.encode())]
 
 
 async def connect(game, user=None, *, origin="http://testserver", query=""):
     headers = await sync_to_async(session_headers)(user, origin) if user else [
-        (b"origin", origin.encode())]
+        (b"origin", origin.encode()), (b"host", b"testserver")]
     comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/{query}", headers=headers)
     connected, code = await comm.connect()
     return comm, connected, code

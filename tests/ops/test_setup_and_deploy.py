@@ -29,6 +29,17 @@ def test_setup_site_creates_the_admin_once_and_prints_how_to_log_in(monkeypatch)
     assert "Classic" in text and "Perevodnoy" in text  # the seeded presets
 
 
+@pytest.mark.django_db
+def test_setup_site_prints_the_admin_password_only_when_it_makes_the_admin(monkeypatch):
+    monkeypatch.setenv("ADMIN_PASSWORD", "a-fine-admin-password")
+    first, second = StringIO(), StringIO()
+    call_command("setup_site", stdout=first)
+    call_command("setup_site", stdout=second)
+    assert "a-fine-admin-password" in first.getvalue()
+    assert "a-fine-admin-password" not in second.getvalue()
+    assert "/accounts/login/" in second.getvalue()
+
+
 def test_check_deploy_passes_with_production_settings():
     env = {
         **os.environ,

@@ -1,6 +1,7 @@
 """Ready a fresh site: an admin account (printing how to log in) and the rule presets.
 
-Idempotent: run by scripts/run at every start. The presets come from the data migration;
+Idempotent: run by scripts/run at every start; the password is printed only when the
+admin is made. The presets come from the data migration;
 the admin's password comes from ADMIN_PASSWORD, or is made up once and kept in
 .run/admin-password so it stays the same between runs.
 """
@@ -24,7 +25,8 @@ class Command(BaseCommand):
         password = os.getenv("ADMIN_PASSWORD") or self._stored_password()
         players = get_user_model()
         admin = players.objects.filter(username=username).first()
-        if admin is None:
+        created = admin is None
+        if created:
             admin = players.objects.create_superuser(username, f"{username}@localhost", password)
             self.stdout.write(f"Created the admin account '{username}'.")
         elif os.getenv("ADMIN_PASSWORD"):
@@ -33,8 +35,12 @@ class Command(BaseCommand):
         presets = RulePreset.objects.filter(active=True).order_by("position", "name")
         self.stdout.write("Presets on offer: " + ", ".join(p.name for p in presets))
         self.stdout.write("Computer players: easy, medium, hard, expert (choose when creating a game).")
-        self.stdout.write(f"Log in at {settings.SITE_URL.rstrip('/')}/accounts/login/ as "
-                          f"'{username}' with password '{password}' (admin: /admin/).")
+        login = f"Log in at {settings.SITE_URL.rstrip('/')}/accounts/login/ as '{username}'"
+        if created:  # the password is printed once, when the account is made
+            self.stdout.write(f"{login} with password '{password}' (admin: /admin/).")
+        else:
+            self.stdout.write(f"{login} (admin: /admin/; the password was printed when the "
+                              f"account was made, or set it with ADMIN_PASSWORD).")
 
     def _stored_password(self) -> str:
         path = Path(settings.BASE_DIR) / ".run" / "admin-password"

@@ -1,0 +1,204 @@
+"""Issue 12 over the socket: malformed frames, sockets that outlive their session, unknown
+paths, socket limits and the origin check (scheme, host and port)."""
+
+import json
+import logging
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from durak_site.asgi import application
+from games import consumers
+from tests.games.test_live import connect, fresh, legal, receive_table
+
+pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.asyncio]
+
+
+def logged_in(user):
+    """A test client logged in as `user` and the socket headers of its session."""
+    client = Client()
+    client.force_login(user)
+    cookie = f"sessionid={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    return client, [(b"origin", b"http://testserver"), (b"host", b"testserver"),
+                    (b"cookie", cookie.encode())]
+
+
+async def open_socket(game, headers, client_address=None):
+    comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    if client_address:
+        comm.scope["client"] = (client_address, 40000)
+    connected, code = await comm.connect()
+    return comm, connected, code
+
+
+async def mover_of(game, alice, bob):
+    game = await fresh(game)
+    seat = await sync_to_async(lambda: game.match().deal.to_act)()
+    return (alice if seat == 0 else bob), seat
+
+
+async def assert_closed(comm, code):
+    output = await comm.receive_output(timeout=3)
+    while output["type"] == "websocket.send":  # a table sent before the close
+        output = await comm.receive_output(timeout=3)
+    assert output == {"type": "websocket.close", "code": code}
+
+
+# ------------------------------------------------------------------ malformed frames
+async def test_malformed_frames_get_a_message_and_the_socket_stays_open(duel, alice, bob):
+    user, _seat = await mover_of(duel, alice, bob)
+    comm, connected, _ = await connect(duel, user)
+    assert connected
+    await receive_table(comm)
+    before = await fresh(duel)
+    frames = [
+        '{"version":1,"actions":' + "[" * 5000,  # RecursionError in json before the fix
+        json.dumps({"version": before.version, "actions": [[[[[[[[[["take"]]]]]]]]]]}),
+        json.dumps({"version": before.version, "actions": "take"}),
+        "\ud800 not json",
+    ]
+    for frame in frames:
+        await comm.send_to(text_data=frame)
+        html, _v = await receive_table(comm)
+        assert "not a move" in html, frame[:40]
+    await comm.send_to(text_data=json.dumps({"sync": True}))  # still open and answering
+    await receive_table(comm)
+    after = await fresh(duel)
+    assert (after.state, after.version) == (before.state, before.version)
+    await comm.disconnect()
+
+
+# ------------------------------------------------------------------ the session
+async def test_log_out_closes_the_socket_and_its_moves_are_not_played(duel, alice, bob):
+    user, seat = await mover_of(duel, alice, bob)
+    client, headers = await sync_to_async(logged_in)(user)
+    comm, connected, _ = await open_socket(duel, headers)
+    assert connected
+    await receive_table(comm)
+    before = await fresh(duel)
+    action = (await legal(before, seat))[0]
+    response = await sync_to_async(client.post)(reverse("logout"))
+    assert response.status_code in (200, 302)
+    await comm.send_to(text_data=json.dumps({"action": action, "version": before.version}))
+    await assert_closed(comm, consumers.CLOSE_SIGNED_OUT)
+    assert (await fresh(duel)).version == before.version
+
+
+async def test_a_move_over_a_socket_whose_session_is_gone_is_not_played(duel, alice, bob):
+    # No event at all (the session simply deleted): the consumer re-checks before a move.
+    user, seat = await mover_of(duel, alice, bob)
+    client, headers = await sync_to_async(logged_in)(user)
+    comm, connected, _ = await open_socket(duel, headers)
+    await receive_table(comm)
+    before = await fresh(duel)
+    action = (await legal(before, seat))[0]
+    key = client.cookies[settings.SESSION_COOKIE_NAME].value
+    await sync_to_async(lambda: SessionStore(session_key=key).delete())()
+    await comm.send_to(text_data=json.dumps({"action": action, "version": before.version}))
+    await assert_closed(comm, consumers.CLOSE_SIGNED_OUT)
+    assert (await fresh(duel)).version == before.version
+
+
+@pytest.mark.parametrize("change", ["password", "deactivate"])
+async def test_a_new_password_or_a_closed_account_closes_the_socket(duel, alice, bob, change):
+    user, seat = await mover_of(duel, alice, bob)
+    _client, headers = await sync_to_async(logged_in)(user)
+    comm, connected, _ = await open_socket(duel, headers)
+    await receive_table(comm)
+
+    def apply():
+        if change == "password":
+            user.set_password("another-fine-password-42")
+        else:
+            user.is_active = False
+        user.save()
+
+    await sync_to_async(apply)()
+    await assert_closed(comm, consumers.CLOSE_SIGNED_OUT)
+
+
+async def test_another_session_of_the_same_user_keeps_its_socket(duel, alice, bob):
+    _first, headers = await sync_to_async(logged_in)(alice)
+    second, _ = await sync_to_async(logged_in)(alice)
+    comm, connected, _ = await open_socket(duel, headers)
+    await receive_table(comm)
+    await sync_to_async(second.post)(reverse("logout"))
+    await comm.send_to(text_data=json.dumps({"sync": True}))
+    await receive_table(comm)  # still open
+    await comm.disconnect()
+
+
+# ------------------------------------------------------------------ paths
+@pytest.mark.parametrize("path", ["/ws/games/abc/", "/ws/nothing/", "/ws/games/1/extra/"])
+async def test_an_unknown_socket_path_is_refused_without_an_error(path, caplog, db):
+    caplog.set_level(logging.WARNING)
+    comm = WebsocketCommunicator(application, path, headers=[
+        (b"origin", b"http://testserver"), (b"host", b"testserver")])
+    connected, _code = await comm.connect()
+    assert not connected
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+# ------------------------------------------------------------------ limits
+async def open_tables(game, headers, addresses):
+    """A socket from each address, each showing the table."""
+    comms = []
+    for address in addresses:
+        comm, connected, _ = await open_socket(game, headers, address)
+        assert connected
+        await receive_table(comm)
+        comms.append(comm)
+    return comms
+
+
+async def test_sockets_beyond_the_limit_per_address_are_refused(duel, alice, settings):
+    await sync_to_async(cache.clear)()
+    settings.WS_MAX_PER_ADDRESS = 3
+    _client, headers = await sync_to_async(logged_in)(alice)
+    comms = await open_tables(duel, headers, ["203.0.113.7"] * 3)
+    extra, _connected, _ = await open_socket(duel, headers, "203.0.113.7")
+    await assert_closed(extra, consumers.CLOSE_TOO_MANY)
+    comms += await open_tables(duel, headers, ["198.51.100.9"])  # another address
+    await comms.pop(0).disconnect()  # a closed socket frees its place
+    comms += await open_tables(duel, headers, ["203.0.113.7"])
+    for comm in comms:
+        await comm.disconnect()
+
+
+async def test_sockets_beyond_the_limit_per_game_are_refused(duel, alice, settings):
+    await sync_to_async(cache.clear)()
+    settings.WS_MAX_PER_GAME = 2
+    _client, headers = await sync_to_async(logged_in)(alice)
+    comms = await open_tables(duel, headers, ["203.0.113.1", "203.0.113.2"])
+    extra, _connected, _ = await open_socket(duel, headers, "203.0.113.50")
+    await assert_closed(extra, consumers.CLOSE_TOO_MANY)
+    for comm in comms:
+        await comm.disconnect()
+
+
+# ------------------------------------------------------------------ origin
+@pytest.mark.parametrize("origin, allowed", [
+    ("https://localhost", True),
+    ("http://localhost", False),  # right host, wrong scheme
+    ("https://localhost:8443", False),  # right host, wrong port
+    ("http://evil.example:8000", False),
+    ("https://evil.example", False),
+    ("null", False),
+])
+async def test_the_origin_must_match_scheme_host_and_port(duel, alice, settings, origin, allowed):
+    # The site is https://localhost (localhost: an allowed host by default).
+    settings.SITE_URL = "https://localhost"
+    settings.HTTPS = True
+    _client, headers = await sync_to_async(logged_in)(alice)
+    headers = [(b"origin", origin.encode()), (b"host", b"localhost"), headers[2]]
+    comm, connected, _ = await open_socket(duel, headers)
+    assert connected is allowed
+    if connected:
+        await receive_table(comm)
+        await comm.disconnect()
