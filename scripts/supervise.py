@@ -15,6 +15,7 @@ port and the variable that changes it, exit 2.
 """
 
 import argparse
+import ctypes
 import errno
 import os
 import signal
@@ -79,6 +80,17 @@ def accepting(host: str, port: int) -> bool:
         return False
 
 
+def _child_setup() -> None:
+    """In the child before exec: a session of its own (Ctrl-C reaches only the supervisor,
+    which stops the processes in order; the whole group, e.g. Celery's pool, can be
+    signalled), and SIGTERM if the supervisor itself dies (Linux), so nothing is orphaned."""
+    os.setsid()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def describe(status: int) -> str:
     if status < 0:
         try:
@@ -98,10 +110,8 @@ class Proc:
         self.restarts = 0
 
     def start(self) -> None:
-        # A session of its own: Ctrl-C reaches only the supervisor, which stops the
-        # processes in order, and the whole group (e.g. Celery's pool) can be signalled.
         self.popen = subprocess.Popen(
-            ["bash", "-c", f"exec {self.command}"], start_new_session=True)
+            ["bash", "-c", f"exec {self.command}"], preexec_fn=_child_setup)  # noqa: PLW1509
         self.started = time.monotonic()
         self.restart_at = None
         log(f"{self.name} started (pid {self.popen.pid})")
@@ -124,7 +134,9 @@ class Proc:
             return
         if self.popen.poll() is None:
             log(f"stopping {self.name} (pid {self.popen.pid})")
-            self.signal_group(signal.SIGTERM)
+            # The leader only: a Celery worker then finishes its running tasks (warm
+            # shutdown) and stops its pool itself; what is left of the group is killed.
+            self.popen.send_signal(signal.SIGTERM)
             try:
                 self.popen.wait(GRACE)
             except subprocess.TimeoutExpired:

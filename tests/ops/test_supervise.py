@@ -88,3 +88,23 @@ def test_a_busy_port_is_named_before_anything_starts(tmp_path):
     assert proc.returncode == 2
     assert f"port {port} (PORT)" in out and "PORT=<free port> scripts/run" in out, out
     assert not (tmp_path / "started").exists()
+
+
+def test_when_the_supervisor_is_killed_its_processes_stop_too(tmp_path):
+    proc = start(tmp_path, "server: sh -c 'echo $$ > pid; exec sleep 600'\n")
+    pid_file = tmp_path / "pid"
+    deadline = time.monotonic() + 10
+    while not pid_file.exists() or not pid_file.read_text().strip():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    server = int(pid_file.read_text())
+    assert alive(server)
+    proc.kill()
+    proc.communicate(timeout=10)
+    deadline = time.monotonic() + 5
+    while alive(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    orphaned = alive(server)
+    if orphaned:
+        os.kill(server, signal.SIGKILL)
+    assert not orphaned, "orphaned when the supervisor died"
