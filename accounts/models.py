@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
@@ -19,6 +20,13 @@ class Player(AbstractUser):
         _("email reminders"),
         default=True,
         help_text=_("Email me when a game is waiting for my move."),
+    )
+    language = models.CharField(
+        _("language"),
+        max_length=10,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text=_("The site's language for you; blank follows your browser."),
     )
     # accounts.names.skeleton_key of the username and display name: look-alikes are refused.
     username_skeleton = models.CharField(max_length=64, blank=True, editable=False,

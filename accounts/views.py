@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
+from django.views import i18n as i18n_views
 from django.views.decorators.debug import sensitive_post_parameters
 
 from . import ratelimit
@@ -172,4 +173,19 @@ def locked_out(request, original_response=None, credentials=None):
     )
     if cooloff:
         response["Retry-After"] = str(int(cooloff.total_seconds()))
+    return response
+
+
+def set_language(request):
+    """Django's set_language (the switcher in every page's header); a logged-in player's
+    choice is also saved on their profile, so it follows them to other browsers."""
+    response = i18n_views.set_language(request)
+    language = request.POST.get("language", "")
+    if (
+        request.method == "POST"
+        and request.user.is_authenticated
+        and language in dict(settings.LANGUAGES)
+    ):
+        request.user.language = language
+        request.user.save(update_fields=["language"])
     return response

@@ -71,6 +71,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.PlayerLanguageMiddleware",  # a saved profile language wins
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -192,7 +193,8 @@ MAILERS = {"default": mailer(os.getenv("EMAIL_URL", ""))}
 DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "durak@localhost")
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("ru", "Русский")]
+# Each language named in its own language (the switcher in _base.html shows these names).
+LANGUAGES = [("en", "English"), ("fi", "Suomi"), ("nb", "Norsk (bokmål)"), ("ru", "Русский")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.getenv("TIME_ZONE", "UTC")
 USE_I18N = True
