@@ -138,8 +138,9 @@ def test_the_view_carries_the_bout_and_the_seating():
     assert view["legal_actions"] == [] and "attack:7D" in deal.view(2)["legal_actions"]
 
 
-def test_next_fillers_name_who_stands_in_for_a_team(rng=None):
-    # 2x2: seats 0 and 2 against 1 and 3; everybody in, so each seat's own player fills it.
+def test_next_fillers_name_who_stands_in_for_a_team():
+    # 2x2: seats 0 and 2 against 1 and 3. Seat 0 attacks seat 1, so each team's next seat
+    # is filled by the partner (R30): seat 2 and seat 3.
     deal = Deal.start(Rules(players=4, teams="2x2"), seed=5, opener=0)
     assert deal.view(None)["next_fillers"] == [2, 3]
 
