@@ -8,11 +8,10 @@ import pytest
 from playwright.sync_api import expect
 
 from games import notify, services
-from games.engine import Deal, Match
-from games.engine.cards import full_deck
 from games.models import RulePreset
 from tests.e2e.helpers import PASSWORD, wait_state, watch
 from tests.e2e.test_screenshots import SIZES, shoot
+from tests.stacking import stack_new_matches
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -21,13 +20,7 @@ DECK = ["7S", "9S", "7C", "8H", "7D", "9D", "QS", "JS", "QC", "JC", "QD", "JD", 
 
 
 def stacked_game(monkeypatch, first, second, preset):
-    def new_match(rules, *, deals=None, loss_limit=None):
-        match = Match(rules, deals=deals, loss_limit=loss_limit, seed="e2e")
-        deck = DECK + [c.code for c in full_deck(36) if c.code not in DECK]
-        match.deal = Deal.start(rules, deck=deck, dealer=1, opener=0)
-        return match
-
-    monkeypatch.setattr(services.lobby, "new_match", new_match)
+    stack_new_matches(monkeypatch, DECK, seed="e2e")
     # Moves made here, before the page opens, need no live update (and this thread runs
     # Playwright's event loop, where the channel layer can't be reached synchronously).
     monkeypatch.setattr(notify, "game_changed", lambda *args, **kwargs: None)

@@ -11,6 +11,7 @@ import pytest
 from games import services
 from games.engine import Match
 from games.models import Game, RulePreset
+from tests.stacking import stack_new_matches
 
 PASSWORD = "correct-horse-battery-staple"
 
@@ -145,13 +146,4 @@ DECK = ["7S", "9S", "7C", "9C", "7D", "9D", "QS", "JS", "QC", "JC", "QD", "JD", 
 def stacked(monkeypatch):
     """Seat 0 holds 7S 7C 7D QS QC QD, seat 1 9S 9C 9D JS JC JD; hearts are trump; seat 0
     leads."""
-    from games.engine import Deal, Match
-    from games.engine.cards import full_deck
-
-    def new_match(rules, *, deals=None, loss_limit=None):
-        match = Match(rules, deals=deals, loss_limit=loss_limit, seed="stacked")
-        deck = DECK + [c.code for c in full_deck(36) if c.code not in DECK]
-        match.deal = Deal.start(rules, deck=deck, dealer=1, opener=0)
-        return match
-
-    monkeypatch.setattr(services.lobby, "new_match", new_match)
+    stack_new_matches(monkeypatch, DECK)

@@ -6,9 +6,8 @@ import re
 import pytest
 
 from games import services
-from games.engine import Deal, Match
-from games.engine.cards import full_deck
 from games.models import RulePreset
+from tests.stacking import stack_new_matches
 
 from .conftest import client_for, post_move, refused, snapshot
 
@@ -20,13 +19,7 @@ TRUMP_DECK = ["7S", "9S", "7C", "8H", "7D", "9D", "QS", "JS", "QC", "JC", "QD", 
 
 @pytest.fixture
 def trump_deal(monkeypatch):
-    def new_match(rules, *, deals=None, loss_limit=None):
-        match = Match(rules, deals=deals, loss_limit=loss_limit, seed="stacked")
-        deck = TRUMP_DECK + [c.code for c in full_deck(36) if c.code not in TRUMP_DECK]
-        match.deal = Deal.start(rules, deck=deck, dealer=1, opener=0)
-        return match
-
-    monkeypatch.setattr(services.lobby, "new_match", new_match)
+    stack_new_matches(monkeypatch, TRUMP_DECK)
 
 
 def two_to_beat(alice, bob, preset):
