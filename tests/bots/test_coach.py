@@ -1,5 +1,6 @@
 """The coach: hints from a seat's view, and a review that finds a planted blunder."""
 
+import functools
 import random
 import time
 
@@ -47,13 +48,17 @@ def _planted_game(seed):
     return start, moves, planted
 
 
-def test_review_finds_the_planted_blunder():
+@functools.cache
+def _first_planted():
     for seed in range(40):
         start, moves, planted = _planted_game(seed)
         if planted:
-            break
-    assert planted, "no deal with a won and a lost move in 40 shuffles"
-    index, seat, wins = planted
+            return start, moves, planted
+    raise AssertionError("no deal with a won and a lost move in 40 shuffles")
+
+
+def test_review_finds_the_planted_blunder():
+    start, moves, (index, seat, wins) = _first_planted()
     marks = review(start, moves, seats=[seat], worlds=8, seed=1)
     top = marks[0]
     assert (top.number, top.seat, top.played) == (index, seat, moves[index][1])
@@ -64,11 +69,7 @@ def test_review_finds_the_planted_blunder():
 
 
 def test_review_of_the_same_deal_without_the_blunder_does_not_mark_it():
-    for seed in range(40):
-        start, moves, planted = _planted_game(seed)
-        if planted:
-            break
-    index, seat, wins = planted
+    start, moves, (index, seat, wins) = _first_planted()
     deal = start.copy()
     for s, a in moves[:index]:
         deal.apply(s, a)
@@ -100,11 +101,7 @@ def test_hint_is_a_legal_move_with_a_reason():
 
 
 def test_hint_plays_a_forced_win():
-    for seed in range(40):
-        start, moves, planted = _planted_game(seed)
-        if planted:
-            break
-    index, seat, wins = planted
+    start, moves, (index, seat, wins) = _first_planted()
     deal = start.copy()
     for s, a in moves[:index]:
         deal.apply(s, a)
