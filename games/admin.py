@@ -25,6 +25,7 @@ class RulePresetAdmin(admin.ModelAdmin):
         (_("Rule options (RULES.md section 9)"), {"fields": (
             "deck_size", "hand_size", "attack_limit", "first_bout_limit", "lead_multiple",
             "throw_in", "transfer", "trump_exchange", "next_deal_start")}),
+        (_("Clock"), {"fields": ("time_control", "move_time", "bank_time", "increment")}),
         (_("Timeouts (section 10)"), {"fields": ("timeout_policy", "timeouts_allowed")}),
     )
 

@@ -5,19 +5,25 @@ from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 
 from . import once
-from .models import BOT_LEVELS, RulePreset
+from .models import BOT_LEVELS, RulePreset, TimeControl
 
-MOVE_TIMES = [  # seconds, label; all within MIN_MOVE_TIME..MAX_MOVE_TIME
-    (60, _("1 minute")),
-    (120, _("2 minutes")),
-    (300, _("5 minutes")),
-    (900, _("15 minutes")),
-    (3600, _("1 hour")),
-    (12 * 3600, _("12 hours")),
-    (86400, _("1 day")),
-    (3 * 86400, _("3 days")),
-    (7 * 86400, _("7 days")),
-]
+HOUR, DAY = 3600, 86400
+DURATIONS = {  # seconds: label
+    0: _("nothing"), 60: _("1 minute"), 120: _("2 minutes"), 300: _("5 minutes"),
+    900: _("15 minutes"), HOUR: _("1 hour"), 12 * HOUR: _("12 hours"), DAY: _("1 day"),
+    3 * DAY: _("3 days"), 7 * DAY: _("7 days"), 14 * DAY: _("14 days"), 30 * DAY: _("30 days"),
+}
+
+
+def _durations(*seconds: int) -> list:
+    return [(n, DURATIONS[n]) for n in seconds]
+
+
+# All within the models' MIN_MOVE_TIME, MAX_MOVE_TIME and MAX_BANK_TIME.
+MOVE_TIMES = _durations(60, 120, 300, 900, HOUR, 12 * HOUR, DAY, 3 * DAY, 7 * DAY, 14 * DAY)
+BANK_TIMES = _durations(HOUR, 12 * HOUR, DAY, 3 * DAY, 7 * DAY, 14 * DAY, 30 * DAY)
+INCREMENTS = _durations(0, 60, 300, HOUR, 12 * HOUR, DAY, 3 * DAY)
+AS_THE_RULES = ("", _("as the rules suggest"))
 PLAYER_COUNTS = [(n, str(n)) for n in range(2, 7)]
 
 
@@ -35,8 +41,16 @@ class CreateGameForm(forms.Form):
                                   ("losses", _("until someone loses this many deals"))],
         initial="deals", widget=forms.RadioSelect)
     count = forms.IntegerField(label=_("How many"), min_value=1, max_value=99, initial=1)
-    move_time = forms.TypedChoiceField(label=_("Time per move"), choices=MOVE_TIMES, coerce=int,
-                                       initial=86400)
+    time_control = forms.ChoiceField(
+        label=_("Clock"), choices=[AS_THE_RULES, *TimeControl.choices], required=False,
+        help_text=_("A time per move, or a time bank for the whole game that each move "
+                    "refills a little."))
+    move_time = forms.TypedChoiceField(label=_("Time per move"), choices=[AS_THE_RULES, *MOVE_TIMES],
+                                       coerce=int, required=False, empty_value=None)
+    bank_time = forms.TypedChoiceField(label=_("Time bank"), choices=[AS_THE_RULES, *BANK_TIMES],
+                                       coerce=int, required=False, empty_value=None)
+    increment = forms.TypedChoiceField(label=_("Added per move"), choices=[AS_THE_RULES, *INCREMENTS],
+                                       coerce=int, required=False, empty_value=None)
     private = forms.BooleanField(
         label=_("Private"), required=False,
         help_text=_("Not listed in the lobby; players join with the invite link."))
@@ -71,9 +85,16 @@ class CreateGameForm(forms.Form):
             "bot_level": d["bot_level"],
             "deals": d["count"] if d["match_kind"] == "deals" else None,
             "loss_limit": d["count"] if d["match_kind"] == "losses" else None,
-            "move_time": timedelta(seconds=d["move_time"]),
+            "time_control": d["time_control"] or None,
+            "move_time": _seconds(d["move_time"]),
+            "bank_time": _seconds(d["bank_time"]),
+            "increment": _seconds(d["increment"]),
             "private": d["private"],
         }
+
+
+def _seconds(value):
+    return None if value is None else timedelta(seconds=value)
 
 
 class LobbyFilterForm(forms.Form):

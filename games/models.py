@@ -13,6 +13,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from .describe import duration
 from .engine import Match, Rules
 
 BOT_LEVELS = [  # games.bots.LEVELS; kept here so migrations don't depend on the bots package
@@ -22,7 +23,16 @@ BOT_LEVELS = [  # games.bots.LEVELS; kept here so migrations don't depend on the
     ("expert", _("expert")),
 ]
 MIN_MOVE_TIME = timedelta(minutes=1)
-MAX_MOVE_TIME = timedelta(days=7)
+MAX_MOVE_TIME = timedelta(days=14)
+MAX_BANK_TIME = timedelta(days=30)
+
+
+class TimeControl(models.TextChoices):
+    """How long a player may think: a fixed time per move, or a bank of time per player
+    that every move of theirs draws on and refills by the increment (up to the bank)."""
+
+    MOVE = "move", _("time per move")
+    BANK = "bank", _("time bank")
 
 # The rule options of RULES.md section 9 that a preset fixes (players is a range instead).
 RULE_OPTIONS = (
@@ -96,6 +106,20 @@ class RulePreset(models.Model):
     timeouts_allowed = models.PositiveSmallIntegerField(
         _("timeouts in a row allowed"), default=3, validators=[MinValueValidator(1)],
         help_text=_("When a seat times out this many times in a row, the policy above applies."))
+    # The time control a new table gets unless its maker chooses another.
+    time_control = models.CharField(_("time control"), max_length=4, choices=TimeControl,
+                                    default=TimeControl.MOVE)
+    move_time = models.DurationField(
+        _("time per move"), default=timedelta(days=1),
+        validators=[MinValueValidator(MIN_MOVE_TIME), MaxValueValidator(MAX_MOVE_TIME)])
+    bank_time = models.DurationField(
+        _("time bank"), default=timedelta(days=3),
+        validators=[MinValueValidator(MIN_MOVE_TIME), MaxValueValidator(MAX_BANK_TIME)],
+        help_text=_("Each player's time for the whole game with a time bank."))
+    increment = models.DurationField(
+        _("time added per move"), default=timedelta(days=1),
+        validators=[MaxValueValidator(MAX_MOVE_TIME)],
+        help_text=_("Added to a player's bank after each of their moves, up to the bank."))
 
     class Meta:
         ordering = ("position", "name")
@@ -163,8 +187,16 @@ class Game(models.Model):
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     state = models.TextField(_("state"), blank=True, help_text=_("Match.to_json()"))
     version = models.PositiveIntegerField(_("version"), default=0)
+    time_control = models.CharField(_("time control"), max_length=4, choices=TimeControl,
+                                    default=TimeControl.MOVE)
+    bank_time = models.DurationField(_("time bank"), null=True, blank=True,
+                                     help_text=_("Each player's bank at the start."))
+    increment = models.DurationField(_("time added per move"), null=True, blank=True)
+    turn_started = models.DateTimeField(_("turn started"), null=True, blank=True)
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
     turn_seat = models.PositiveSmallIntegerField(_("seat to act"), null=True, blank=True)
+    next_reminder = models.DateTimeField(_("next reminder"), null=True, blank=True,
+                                         db_index=True)
     reminders_sent = models.PositiveSmallIntegerField(
         _("reminders sent"), default=0, help_text=_("Emails sent for the current turn."))
     forfeited_seat = models.PositiveSmallIntegerField(_("forfeited by seat"), null=True,
@@ -201,6 +233,27 @@ class Game(models.Model):
     def is_over(self):
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
+    @property
+    def clock_label(self) -> str:
+        """The time control in words: "1 day per move", "3 days + 1 day per move"."""
+        if not self.has_bank:
+            return _("%(time)s per move") % {"time": duration(self.move_time)}
+        if not self.increment:
+            return _("%(bank)s for the game") % {"bank": duration(self.bank_time)}
+        return _("%(bank)s + %(increment)s per move") % {
+            "bank": duration(self.bank_time), "increment": duration(self.increment)}
+
+    @property
+    def has_bank(self) -> bool:
+        return self.time_control == TimeControl.BANK
+
+    @property
+    def turn_time(self) -> timedelta | None:
+        """The time the seat to act was given for this turn."""
+        if self.deadline is None or self.turn_started is None:
+            return None
+        return self.deadline - self.turn_started
+
     def get_rules(self) -> Rules:
         return Rules.from_dict(self.rules)
 
@@ -220,6 +273,7 @@ class Seat(models.Model):
     team = models.PositiveSmallIntegerField(_("team"))
     timeouts = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
     timeouts_total = models.PositiveSmallIntegerField(_("timeouts"), default=0)
+    bank = models.DurationField(_("time left in the bank"), null=True, blank=True)
 
     class Meta:
         ordering = ("game", "number")

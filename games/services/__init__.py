@@ -9,7 +9,7 @@ callers use `from games import services` and the names re-exported here."""
 # left exactly as it was. Imports run one way: tasks -> services -> notify.
 
 from .botplay import BOT_MOVES_PER_TASK, bot_action, run_bots
-from .clocks import sweep_expired, timeout, timeout_action, wake_stalled_bots
+from .clocks import play, sweep_expired, timeout, timeout_action, wake_stalled_bots
 from .core import bot_holds_initiative, can_view, parse_version, seat_of
 from .errors import (
     BadRequest,
@@ -20,6 +20,7 @@ from .errors import (
     NotFound,
     NotYourTurn,
     StaleVersion,
+    TimeRanOut,
 )
 from .lobby import (
     LEVELS,
@@ -31,7 +32,7 @@ from .lobby import (
     resume_seat,
     start_game,
 )
-from .moves import MAX_ACTIONS, play, play_seat, read_move
+from .moves import MAX_ACTIONS, play_seat, read_move
 from .refusals import REFUSALS, refusal_message
 from .reminders import REMINDER_MIN_MOVE_TIME, send_reminders
 
@@ -40,7 +41,7 @@ __all__ = [
     "sweep_expired", "timeout", "timeout_action", "wake_stalled_bots",
     "bot_holds_initiative", "can_view", "parse_version", "seat_of",
     "BadRequest", "Conflict", "Forbidden", "GameError", "IllegalMove", "NotFound",
-    "NotYourTurn", "StaleVersion",
+    "NotYourTurn", "StaleVersion", "TimeRanOut",
     "LEVELS", "MAX_DEALS", "abort_game", "create_game", "join_game", "leave_game",
     "resume_seat", "start_game",
     "MAX_ACTIONS", "play", "play_seat", "read_move",

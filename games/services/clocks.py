@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -13,15 +14,14 @@ from .. import notify
 from ..engine import Attack, ExchangeTrump, Match, Pass, Take
 from ..models import Game, Move, RulePreset, Seat
 from .core import (
-    bot_holds_initiative,
     commit_change,
     lock_game,
     parse_version,
     record_deal,
     seats_of,
 )
-from .errors import Conflict, GameError, StaleVersion
-from .moves import apply_move
+from .errors import Conflict, GameError, StaleVersion, TimeRanOut
+from .moves import apply_move, play_move
 
 
 def timeout_action(deal, seat: int):
@@ -38,6 +38,19 @@ def timeout_action(deal, seat: int):
     if action in legal:
         return action
     return next(a for a in legal if not isinstance(a, ExchangeTrump))  # pragma: no cover
+
+
+def play(game_id, user, tokens, version, *, seat=None) -> Game:
+    """The user's move (moves.play_move). After the seat's deadline it is refused, and the
+    site's move for the seat (section 10) is played at once rather than at the next sweep."""
+    try:
+        return play_move(game_id, user, tokens, version, seat=seat)
+    except TimeRanOut:
+        try:
+            timeout(game_id, version)
+        except GameError:
+            pass  # the sweep played it first
+        raise
 
 
 def timeout(game_id, version, *, now=None) -> Game:
@@ -101,14 +114,15 @@ def sweep_expired(now=None) -> int:
 
 def wake_stalled_bots(now=None, *, stall=timedelta(seconds=15)) -> int:
     """Queue a bot turn for games where a bot has held the initiative for a while with no
-    task handling it (say its worker died); returns how many were woken."""
+    task handling it (say its worker died); returns how many were woken. One query finds
+    them, however many games are waiting for people."""
     now = now or timezone.now()
+    bot_to_act = Seat.objects.filter(game=OuterRef("pk"), number=OuterRef("turn_seat")).exclude(
+        bot_level="")
+    stalled = Game.objects.filter(status=Game.Status.PLAYING, turn_seat__isnull=False,
+                                  turn_started__lte=now - stall).filter(Exists(bot_to_act))
     woke = 0
-    waiting = Game.objects.filter(status=Game.Status.PLAYING, turn_seat__isnull=False,
-                                  deadline__isnull=False)
-    for game in waiting:
-        if game.deadline - game.move_time > now - stall or not bot_holds_initiative(game):
-            continue
-        notify.queue_bot_turn(game.pk, game.version)
+    for pk, version in stalled.values_list("pk", "version"):
+        notify.queue_bot_turn(pk, version)
         woke += 1
     return woke

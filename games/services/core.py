@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hmac
+from datetime import timedelta
 from functools import partial
 
 from django.db import transaction
@@ -14,6 +15,7 @@ from .. import notify
 from ..engine import Match
 from ..models import Game, Move, Seat
 from .errors import BadRequest, Forbidden, NotFound
+from .reminders import first_reminder
 
 
 def lock_game(game_id) -> Game:
@@ -100,18 +102,43 @@ def commit_change(game: Game, *, kind: str, seat=None, player=None, actions=(),
     return game
 
 
-def set_turn(game: Game, match: Match, now=None) -> None:
-    """The seat to act and its deadline, or the end of the game."""
+def set_turn(game: Game, match: Match, now=None, seats: list[Seat] | None = None) -> None:
+    """The seat to act, when its turn began and its deadline, or the end of the game.
+    With a time bank the deadline is the seat's bank; `seats` saves a query."""
     now = now or timezone.now()
     if match.is_over:
         game.status = Game.Status.FINISHED
         game.finished_at = now
         game.turn_seat = None
+        game.turn_started = None
         game.deadline = None
     else:
         game.turn_seat = match.deal.to_act
-        game.deadline = now + game.move_time
+        game.turn_started = now
+        game.deadline = now + turn_allowance(game, game.turn_seat, seats)
     game.reminders_sent = 0
+    game.next_reminder = game.deadline and first_reminder(now, game.deadline)
+
+
+def turn_allowance(game: Game, number: int, seats: list[Seat] | None = None) -> timedelta:
+    """The time seat `number` gets for its turn: the time per move, or its bank."""
+    if not game.has_bank:
+        return game.move_time
+    if seats is None:
+        bank = game.seats.filter(number=number).values_list("bank", flat=True).first()
+    else:
+        bank = seats[number].bank
+    return bank if bank is not None else game.bank_time or game.move_time
+
+
+def charge_clock(game: Game, seat: Seat, now) -> None:
+    """With a time bank, the seat to act pays for the time it took and earns the increment,
+    up to the bank it started with."""
+    if not game.has_bank or game.turn_seat != seat.number or game.turn_started is None:
+        return
+    left = max(timedelta(0), (seat.bank or timedelta(0)) - (now - game.turn_started))
+    seat.bank = min(game.bank_time, left + (game.increment or timedelta(0)))
+    seat.save(update_fields=["bank"])
 
 
 def record_deal(game: Game, match: Match, seats: list[Seat], *, forfeit_team=None) -> None:

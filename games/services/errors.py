@@ -46,3 +46,7 @@ class StaleVersion(Conflict):
 
 class NotYourTurn(Conflict):
     pass
+
+
+class TimeRanOut(Conflict):
+    """A move after the seat's deadline: refused, and the timeout move played instead."""

@@ -9,7 +9,17 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..engine import Match
-from ..models import BOT_LEVELS, MAX_MOVE_TIME, MIN_MOVE_TIME, Game, Move, RulePreset, Seat
+from ..models import (
+    BOT_LEVELS,
+    MAX_BANK_TIME,
+    MAX_MOVE_TIME,
+    MIN_MOVE_TIME,
+    Game,
+    Move,
+    RulePreset,
+    Seat,
+    TimeControl,
+)
 from .core import can_view, commit_change, lock_game, need_user, own_seat, seats_of, set_turn
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 
@@ -28,20 +38,25 @@ def start_match(game: Game, seats: list[Seat], now=None) -> None:
         if seat.is_empty:
             seat.bot_level = game.fill_bot_level
             seat.save(update_fields=["bot_level"])
+    if game.has_bank:
+        for seat in seats:
+            seat.bank = game.bank_time
+        Seat.objects.bulk_update(seats, ["bank"])
     match = new_match(game.get_rules(), deals=game.deals, loss_limit=game.loss_limit)
     game.state = match.to_json()
     game.status = Game.Status.PLAYING
     game.started_at = now or timezone.now()
-    set_turn(game, match, now)
+    set_turn(game, match, now, seats)
 
 
 def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level="medium",
-                deals=None, loss_limit=None, move_time=timedelta(days=1),
-                private=False) -> Game:
+                deals=None, loss_limit=None, time_control=None, move_time=None,
+                bank_time=None, increment=None, private=False) -> Game:
     """A new table with the creator in seat 0 and bots in the last seats.
 
     `bots` is a list of levels for seats to fill, or a count of `bot_level` bots. A table
-    with no empty seat starts at once.
+    with no empty seat starts at once. The time control and its times default to the
+    preset's.
     """
     need_user(creator)
     if not isinstance(preset, RulePreset) or not preset.active:
@@ -67,13 +82,12 @@ def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level
                              % {"max": MAX_DEALS})
     if deals is None and loss_limit is None:
         deals = 1
-    if not isinstance(move_time, timedelta) or not MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME:
-        raise BadRequest(_("The time per move must be between one minute and seven days."))
+    clock = _time_control(preset, time_control, move_time, bank_time, increment)
 
     with transaction.atomic():
         game = Game.objects.create(
             preset=preset, rules=rules.to_dict(), players=players, deals=deals,
-            loss_limit=loss_limit, move_time=move_time, fill_bot_level=bot_level,
+            loss_limit=loss_limit, **clock, fill_bot_level=bot_level,
             private=bool(private), created_by=creator,
         )
         first_bot = players - len(bots)
@@ -89,6 +103,30 @@ def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level
             start_match(game, seats)
         return commit_change(game, kind=Move.Kind.SYSTEM, seat=0, player=creator,
                          actions=["create"])
+
+
+def _time_control(preset: RulePreset, control, move_time, bank_time, increment) -> dict:
+    """The game's clock fields: the maker's choices, else the preset's defaults."""
+    control = preset.time_control if control is None else control
+    move_time = preset.move_time if move_time is None else move_time
+    if control not in TimeControl.values:
+        raise BadRequest(_("Choose a time per move or a time bank."))
+    if not _duration_within(move_time, MIN_MOVE_TIME, MAX_MOVE_TIME):
+        raise BadRequest(_("The time per move must be between one minute and fourteen days."))
+    if control == TimeControl.MOVE:
+        return {"time_control": control, "move_time": move_time}
+    bank_time = preset.bank_time if bank_time is None else bank_time
+    increment = preset.increment if increment is None else increment
+    if not _duration_within(bank_time, MIN_MOVE_TIME, MAX_BANK_TIME):
+        raise BadRequest(_("The time bank must be between one minute and thirty days."))
+    if not _duration_within(increment, timedelta(0), MAX_MOVE_TIME):
+        raise BadRequest(_("The time added per move must be between nothing and fourteen days."))
+    return {"time_control": control, "move_time": move_time, "bank_time": bank_time,
+            "increment": increment}
+
+
+def _duration_within(value, low: timedelta, high: timedelta) -> bool:
+    return isinstance(value, timedelta) and low <= value <= high
 
 
 def join_game(game_id, user, *, invite_token=None) -> Game:

@@ -18,6 +18,7 @@ from ..engine import (
 )
 from ..models import Game, Move
 from .core import (
+    charge_clock,
     commit_change,
     lock_game,
     need_user,
@@ -34,6 +35,7 @@ from .errors import (
     IllegalMove,
     NotYourTurn,
     StaleVersion,
+    TimeRanOut,
 )
 from .refusals import (
     nth_card_refused,
@@ -69,7 +71,7 @@ def read_move(tokens) -> list:
     return actions
 
 
-def play(game_id, user, tokens, version, *, seat=None) -> Game:
+def play_move(game_id, user, tokens, version, *, seat=None) -> Game:
     """The user's move: one or more actions (tokens) applied all-or-nothing.
 
     `version` is the version the client saw; `seat` (optional) is the seat the client
@@ -89,6 +91,10 @@ def play(game_id, user, tokens, version, *, seat=None) -> Game:
             raise Conflict(_("The game is not being played."))
         if mine.bot_level:
             raise Conflict(_("A computer player is standing in for you: take your seat back first."))
+        if (game.turn_seat == mine.number and game.deadline is not None
+                and game.deadline <= timezone.now()):
+            # Too late: the clock the player saw has run out (clocks.play plays the timeout).
+            raise TimeRanOut(_("Your time for this move ran out, so the site moved for you."))
         apply_move(game, mine.number, actions, kind=Move.Kind.MOVE, player=user)
         if mine.timeouts:
             mine.timeouts = 0
@@ -158,11 +164,12 @@ def apply_move(game: Game, seat: int, actions: list, *, kind: str, player,
         applied.append(action)
     match.deal = deal
     now = timezone.now()
+    charge_clock(game, seats[seat], now)
     if deal.is_over:
         record_deal(game, match, seats)
         if not match.is_over:
             match.next_deal()
     game.state = match.to_json()
-    set_turn(game, match, now)
+    set_turn(game, match, now, seats)
     return commit_change(game, kind=kind, seat=seat, player=player,
                          actions=[a.token() for a in applied], bot_plays_on=bot_plays_on)

@@ -15,12 +15,16 @@ from ..models import Game
 REMINDER_MIN_MOVE_TIME = timedelta(hours=1)  # faster games are played live: no email
 
 
-def _reminder_due(game: Game, now) -> bool:
-    """First after a quarter of the move time, again when an eighth of it is left."""
-    started = game.deadline - game.move_time
-    if game.reminders_sent == 0:
-        return now - started >= game.move_time / 4
-    return game.reminders_sent == 1 and game.deadline - now <= game.move_time / 8
+def first_reminder(started, deadline):
+    """When the player to act hears first: after a quarter of the turn's time (turns of an
+    hour or more; faster games are played live)."""
+    turn = deadline - started
+    return started + turn / 4 if turn >= REMINDER_MIN_MOVE_TIME else None
+
+
+def second_reminder(started, deadline):
+    """Again when an eighth of the turn's time is left."""
+    return deadline - (deadline - started) / 8
 
 
 def send_reminders(now=None) -> int:
@@ -28,17 +32,17 @@ def send_reminders(now=None) -> int:
     reminder is claimed with a conditional update, so a second sweep sends nothing."""
     now = now or timezone.now()
     sent = 0
+    # One indexed query, however many games are waiting (next_reminder is set per turn).
     due = Game.objects.filter(status=Game.Status.PLAYING, turn_seat__isnull=False,
-                              deadline__gt=now, reminders_sent__lt=2,
-                              move_time__gte=REMINDER_MIN_MOVE_TIME)
+                              next_reminder__lte=now, deadline__gt=now, reminders_sent__lt=2)
     for game in due.select_related("preset"):
-        if not _reminder_due(game, now):
-            continue
         seat = game.seats.select_related("player").filter(number=game.turn_seat).first()
         player = seat.player if seat is not None and not seat.bot_level else None
         claimed = Game.objects.filter(pk=game.pk, version=game.version,
                                       reminders_sent=game.reminders_sent).update(
-            reminders_sent=game.reminders_sent + 1)
+            reminders_sent=game.reminders_sent + 1,
+            next_reminder=second_reminder(game.turn_started, game.deadline)
+            if game.reminders_sent == 0 else None)
         if not claimed or player is None or not player.email_reminders or not player.email:
             continue
         url = settings.SITE_URL.rstrip("/") + game.get_absolute_url()

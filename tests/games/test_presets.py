@@ -63,7 +63,8 @@ def admin_form(**fields):
             "min_players": 2, "max_players": 6, "teams": "", "deck_size": 36, "hand_size": 6,
             "attack_limit": 6, "first_bout_limit": 6, "throw_in": "auto",
             "trump_exchange": "six", "next_deal_start": "dealer_left", "timeout_policy": "bot",
-            "timeouts_allowed": 3}
+            "timeouts_allowed": 3, "time_control": "move", "move_time": "1 00:00:00",
+            "bank_time": "3 00:00:00", "increment": "1 00:00:00"}
     data.update(fields)
     return data
 

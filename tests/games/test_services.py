@@ -44,8 +44,8 @@ def test_it_starts_a_full_table_at_once(alice, classic, seeded):
     ({"players": 2, "bots": ["genius"]}, "Bot levels"),
     ({"players": 2, "deals": 0}, "between 1 and 99"),
     ({"players": 2, "loss_limit": 100}, "between 1 and 99"),
-    ({"players": 2, "move_time": timedelta(seconds=59)}, "one minute and seven days"),
-    ({"players": 2, "move_time": timedelta(days=7, seconds=1)}, "one minute and seven days"),
+    ({"players": 2, "move_time": timedelta(seconds=59)}, "one minute and fourteen days"),
+    ({"players": 2, "move_time": timedelta(days=14, seconds=1)}, "one minute and fourteen days"),
 ])
 def test_it_refuses_bad_game_settings(alice, classic, kwargs, words):
     kwargs.setdefault("move_time", timedelta(hours=1))

@@ -28,15 +28,29 @@ def test_the_sweep_task_plays_a_timeout_once_even_when_run_twice(duel):
     assert Move.objects.filter(game=duel, kind=Move.Kind.TIMEOUT).count() == 1
 
 
-def test_a_move_that_lands_first_wins_over_the_sweep(duel, alice, bob):
-    make_overdue(duel)
+def test_a_move_in_time_wins_over_a_sweep_that_saw_the_old_version(duel, alice, bob):
     deal = duel.match().deal
     user = alice if deal.to_act == 0 else bob
     services.play(duel.pk, user, [deal.legal_actions(deal.to_act)[0].token()], duel.version)
+    make_overdue(duel, by=timedelta(0))
     with pytest.raises(services.StaleVersion):
-        services.timeout(duel.pk, duel.version)  # the sweep saw the old version
-    assert tasks.sweep_deadlines() == 0  # the move set a fresh deadline
+        services.timeout(duel.pk, duel.version - 1)  # the sweep saw the old version
     assert not Move.objects.filter(game=duel, kind=Move.Kind.TIMEOUT).exists()
+
+
+def test_a_move_after_the_deadline_is_refused_and_the_site_moves(duel, alice, bob):
+    make_overdue(duel)
+    deal = duel.match().deal
+    seat = deal.to_act
+    user = alice if seat == 0 else bob
+    legal = [a.token() for a in deal.legal_actions(seat)]
+    with pytest.raises(services.TimeRanOut, match="ran out"):
+        services.play(duel.pk, user, [legal[-1]], duel.version)
+    timeouts = Move.objects.filter(game=duel, kind=Move.Kind.TIMEOUT)
+    assert [m.seat for m in timeouts] == [seat]
+    assert timeouts[0].actions != [legal[-1]] or legal[-1] == legal[0]
+    assert not Move.objects.filter(game=duel, kind=Move.Kind.MOVE).exists()
+    assert tasks.sweep_deadlines() == 0  # played once, not again by the sweep
 
 
 def test_a_stale_bot_task_does_nothing(alice, classic, seeded):
