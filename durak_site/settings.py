@@ -209,6 +209,14 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))  # for collectstatic
 # Let Daphne serve static files itself (see asgi.py); turn off when a proxy serves STATIC_ROOT.
 SERVE_STATIC = envbool("SERVE_STATIC", "True")
+# STATIC_HASHED=true (production, after collectstatic): file names carry a hash of their
+# content, so a proxy may let browsers cache them for a year (deploy/nginx-durak.conf.template).
+if envbool("STATIC_HASHED", "False"):
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {
+            "BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
 
 # Request bodies: nginx refuses bodies over 1 MB before they reach Daphne
 # (deploy/nginx-durak.conf.template: client_max_body_size); Django's own limits stay as the
