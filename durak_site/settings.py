@@ -4,6 +4,7 @@ Every value has a safe local default so that `scripts/run` and `scripts/test` wo
 clone; production overrides them through the environment.
 """
 
+import logging
 import os
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -249,8 +250,10 @@ LOGGING = {
     "loggers": {name: {"handlers": [], "propagate": True}
                 for name in ("django", "django.server")},
 }
-# Celery keeps its own plain handlers unless told to leave the root logger alone.
+# Celery keeps its own plain handlers unless told to leave the root logger alone, and
+# Python's warnings (Celery's, for one) go through the logs too.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
+logging.captureWarnings(LOG_FORMAT == "json")
 
 # Celery: bot moves, the deadline sweep and reminders. The broker is the same Redis; with
 # no REDIS_URL (unit tests) tasks run eagerly in-process.

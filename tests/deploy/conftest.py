@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from django.conf import settings
 
 from tests.integration.conftest import (  # noqa: F401 - fixtures
     carol,
@@ -39,5 +40,12 @@ def static_root(tmp_path_factory):
 
 
 @pytest.fixture
-def recipe(procs, tmp_path, static_root) -> Recipe:  # noqa: F811 - the fixture above
+def recipe(procs, tmp_path, static_root) -> Recipe:  # noqa: F811 - `procs` is a fixture
+    """The recipe with a Redis of its own (a test may kill it)."""
     return Recipe(procs, tmp_path, static_root).start()
+
+
+@pytest.fixture
+def shared_recipe(procs, tmp_path, static_root) -> Recipe:  # noqa: F811 - `procs` is a fixture
+    """The recipe on the tier's Redis, which the test process uses too (for Celery)."""
+    return Recipe(procs, tmp_path, static_root, redis_url=settings.REDIS_URL).start()

@@ -63,20 +63,25 @@ def nginx_main_conf(prefix: Path, site_conf: Path) -> str:
 
 
 class Recipe:
-    """Redis, two Daphnes and nginx for one test; `url()` is the site as players see it."""
+    """Redis, two Daphnes and nginx for one test; `url()` is the site as players see it.
 
-    def __init__(self, procs: Procs, tmp: Path, static_root: Path):
+    With `redis_url` the recipe uses that Redis (the test tier's, which the test process
+    shares) instead of starting its own (which a test may kill).
+    """
+
+    def __init__(self, procs: Procs, tmp: Path, static_root: Path, redis_url: str = ""):
         self.procs = procs
         self.dir = tmp / "recipe"
         self.dir.mkdir()
         self.static_root = static_root
+        self.own_redis = not redis_url
         self.redis_port = free_port()
         self.nginx_port = free_port()
         self.redis: Proc | None = None
         self.daphnes: list[tuple[Proc, int]] = []
         self.nginx: Proc | None = None
         self.env = {
-            "REDIS_URL": f"redis://{LOOPBACK}:{self.redis_port}/0",
+            "REDIS_URL": redis_url or f"redis://{LOOPBACK}:{self.redis_port}/0",
             "SITE_URL": f"http://{LOOPBACK}:{self.nginx_port}",
             "ALLOWED_HOSTS": LOOPBACK,
             "DEBUG": "false",  # as in production (the test settings' strong SECRET_KEY)
@@ -87,7 +92,8 @@ class Recipe:
         }
 
     def start(self) -> Recipe:
-        self.start_redis()
+        if self.own_redis:
+            self.start_redis()
         self.daphnes = [self.start_daphne() for _ in range(2)]
         for proc, port in self.daphnes:
             wait_until(lambda port=port: port_open(port), timeout=60,
@@ -131,6 +137,19 @@ class Recipe:
         wait_until(lambda: port_open(self.nginx_port), timeout=20, what="nginx to listen",
                    proc=self.nginx)
         return self.nginx
+
+    def celery(self, role: str) -> Proc:
+        """The recipe's Celery worker or beat (-q: no banner, the logs alone)."""
+        if role == "worker":
+            argv = ["worker", "--loglevel=info", "--concurrency=1", "-n",
+                    f"deploy-{os.getpid()}@{LOOPBACK}", "--without-gossip", "--without-mingle",
+                    "--without-heartbeat"]
+        else:
+            argv = ["beat", "--loglevel=info", "--schedule", str(self.dir / "beat-schedule")]
+        proc = self.procs._start(role, [str(VENV_BIN / "celery"), "-A", "durak_site", "-q",
+                                        *argv], self.env)
+        proc.wait_for_log(" ready." if role == "worker" else "beat: Starting", timeout=60)
+        return proc
 
     def url(self, path: str = "/") -> str:
         return f"http://{LOOPBACK}:{self.nginx_port}{path}"

@@ -4,15 +4,18 @@ browser or a monitor sees it. The processes log JSON (LOG_FORMAT=json)."""
 
 import http.client
 import json
+import os
 import re
 import socket
 import time
+from datetime import timedelta
 from urllib.parse import urlencode
 
 import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from websockets.exceptions import InvalidStatus
 
+from games import services
 from games.models import Move
 from tests.games.leaks import assert_no_leak
 from tests.integration.conftest import PASSWORD
@@ -242,3 +245,39 @@ def test_healthz_follows_redis_and_play_survives_a_dead_daphne(recipe, duel):
     assert fresh(duel).version == version + 1
     assert health()[0] == 200
     json_lines(recipe.daphnes[1][0])  # still one JSON object per line, errors included
+
+
+def test_the_worker_answers_a_player_through_the_recipe_and_celery_logs_json(
+        shared_recipe, alice, classic, seeded):
+    recipe = shared_recipe
+    game = services.create_game(alice, classic, players=2, bots=1, move_time=timedelta(hours=1))
+    cookies = session_cookie(alice)
+    assert request(recipe.nginx_port, "GET", f"/games/{game.pk}/", cookies)[0] == 200
+    worker, beat = recipe.celery("worker"), recipe.celery("beat")
+    created = game
+
+    def bot_done() -> bool:
+        return not services.bot_holds_initiative(fresh(created))
+
+    with open_socket(recipe.nginx_port, game, alice) as ws:
+        for _ in range(3):  # alice moves through nginx; the worker's bot answers
+            wait_until(bot_done, timeout=30, what="the bot to move", proc=worker)
+            game = fresh(game)
+            if not game.is_playing:
+                break
+            status, html = post_move(recipe, game, cookies, plain_action(game), game.version)
+            assert status == 200, html[:300]
+        wait_until(bot_done, timeout=30, what="the bot to move", proc=worker)
+        game = fresh(game)
+        kinds = {m.kind for m in moves(game)}
+        assert {Move.Kind.MOVE, Move.Kind.BOT} <= kinds
+        html, seen = table_frame(ws, at_least=game.version)
+        assert seen == game.version
+        assert_no_leak(html, game.match().deal, 0)
+    beat.wait_for_log("sweep-deadlines", timeout=15)  # every 3 s
+    for proc in (worker, beat):
+        records = json_lines(proc)
+        assert records and not [r for r in records if r["level"] in ("ERROR", "CRITICAL")]
+    assert any("ready." in r["message"] for r in json_lines(worker))
+    assert any("sweep-deadlines" in r["message"] for r in json_lines(beat))
+    assert any(r["logger"] == "py.warnings" for r in json_lines(worker)) or os.geteuid() != 0
