@@ -4,6 +4,7 @@ Every value has a safe local default so that `scripts/run` and `scripts/test` wo
 clone; production overrides them through the environment.
 """
 
+import logging
 import os
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -60,11 +61,13 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "axes",
+    "health_check",  # /healthz (durak_site/health.py)
     "accounts",
     "games",
 ]
 
 MIDDLEWARE = [
+    "durak_site.requestlog.request_log",  # first: one log line per request, with its duration
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -145,7 +148,9 @@ WS_MAX_PER_GAME = envint("WS_MAX_PER_GAME", "200")
 # The cache (one-time form tokens) is shared by every process when Redis is there.
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": "durak"}}
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": "durak",
+                          # A Redis that is gone fails a request at once, never hangs it.
+                          "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 5}}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -205,6 +210,50 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))  # for collectstatic
 # Let Daphne serve static files itself (see asgi.py); turn off when a proxy serves STATIC_ROOT.
 SERVE_STATIC = envbool("SERVE_STATIC", "True")
+# STATIC_HASHED=true (production, after collectstatic): file names carry a hash of their
+# content, so a proxy may let browsers cache them for a year (deploy/nginx-durak.conf.template).
+if envbool("STATIC_HASHED", "False"):
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {
+            "BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+
+# Request bodies: nginx refuses bodies over 1 MB before they reach Daphne
+# (deploy/nginx-durak.conf.template: client_max_body_size); Django's own limits stay as the
+# second wall when Daphne is reached directly (scripts/run). Over them: a 400.
+DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", str(1024 * 1024))
+DATA_UPLOAD_MAX_NUMBER_FIELDS = envint("DATA_UPLOAD_MAX_NUMBER_FIELDS", "1000")
+FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+
+# Logs go to stderr: a line of text each, or with LOG_FORMAT=json one JSON object per line
+# (python-json-logger) for a log system; `extra` fields become keys (durak_site/requestlog.py
+# logs every request with its game and duration). LOG_LEVEL (INFO) sets the level.
+LOG_FORMAT = os.getenv("LOG_FORMAT", "text").strip().lower()
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(levelname)s %(name)s %(process)d %(message)s",
+            "rename_fields": {"levelname": "level", "name": "logger"},
+            "timestamp": "time",  # ISO 8601, UTC
+        },
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
+    "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO").upper()},
+    # Django's own loggers go through the root handler only (no second, plain copy).
+    "loggers": {name: {"handlers": [], "propagate": True}
+                for name in ("django", "django.server")},
+}
+# Celery keeps its own plain handlers unless told to leave the root logger alone, and
+# Python's warnings (Celery's, for one) go through the logs too.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
+logging.captureWarnings(LOG_FORMAT == "json")
 
 # Celery: bot moves, the deadline sweep and reminders. The broker is the same Redis; with
 # no REDIS_URL (unit tests) tasks run eagerly in-process.
@@ -251,6 +300,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "True")
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a local probe over plain http gets its answer
     SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "31536000")
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

@@ -4,6 +4,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from accounts.views import set_language
+from durak_site.health import HealthView
 
 urlpatterns = [
     # Browsers that ask for /favicon.ico anyway get the SVG one.
@@ -11,6 +12,8 @@ urlpatterns = [
     # Django's set_language, which also saves a logged-in player's choice on their profile.
     path("i18n/setlang/", set_language, name="set_language"),
     path("accounts/", include("accounts.urls")),
+    # For monitors and load balancers: 200 when the database, cache and Redis answer, else 503.
+    path("healthz", HealthView.as_view(), name="healthz"),
     path("admin/", admin.site.urls),
     path("", include("games.urls")),
 ]

@@ -1,6 +1,7 @@
 # Sourced by scripts/test: install (when missing) and start the real servers the
 # integration and browser tiers need — PostgreSQL, Redis, Chromium — privately, on
-# loopback, in a scratch directory, and stop them on exit.
+# loopback, in a scratch directory, and stop them on exit. nginx is installed for the
+# deployment tier (tests/deploy/), which starts its own, with its own configuration.
 
 need_packages() {
     local missing=()
@@ -8,6 +9,7 @@ need_packages() {
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
     command -v chromium >/dev/null 2>&1 || missing+=(chromium)
     command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+    command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
     if [ ${#missing[@]} -gt 0 ]; then
         echo "Installing ${missing[*]} from Debian's packages" >&2
         local sudo=""

@@ -3,7 +3,7 @@
 Idempotent: run by scripts/run at every start; the password is printed only when the
 admin is made. The presets come from the data migration;
 the admin's password comes from ADMIN_PASSWORD, or is made up once and kept in
-.run/admin-password so it stays the same between runs.
+$RUN_DIR/admin-password (RUN_DIR: .run) so it stays the same between runs.
 """
 
 import os
@@ -43,11 +43,12 @@ class Command(BaseCommand):
                               f"account was made, or set it with ADMIN_PASSWORD).")
 
     def _stored_password(self) -> str:
-        path = Path(settings.BASE_DIR) / ".run" / "admin-password"
+        run_dir = os.getenv("RUN_DIR") or Path(settings.BASE_DIR) / ".run"  # as scripts/run
+        path = Path(run_dir) / "admin-password"
         if path.exists():
             return path.read_text().strip()
-        path.parent.mkdir(exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         password = secrets.token_urlsafe(12)
-        path.write_text(password + "\n")
-        path.chmod(0o600)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+            f.write(password + "\n")  # readable by its owner only, from the start
         return password
