@@ -25,11 +25,18 @@ class SignUpForm(UserCreationForm):
 
 
 class ProfileForm(forms.ModelForm):
-    """Display name and reminders; the email address changes through EmailChangeForm."""
+    """Display name and emails; the email address changes through EmailChangeForm."""
 
     class Meta:
         model = Player
-        fields = ("display_name", "email_reminders")
+        fields = ("display_name", "move_emails", "email_reminders")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["move_emails"].required = False  # absent: left as it was
+
+    def clean_move_emails(self):
+        return self.cleaned_data["move_emails"] or self.instance.move_emails
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"]

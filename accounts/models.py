@@ -21,6 +21,19 @@ class Player(AbstractUser):
         default=True,
         help_text=_("Email me when a game is waiting for my move."),
     )
+    class MoveEmails(models.TextChoices):
+        NOW = "now", _("at once")
+        DAILY = "daily", _("in a daily summary")
+        NEVER = "never", _("never")
+
+    move_emails = models.CharField(
+        _("emails when it's your move"), max_length=5, choices=MoveEmails,
+        default=MoveEmails.NOW,
+        help_text=_("In games with an hour or more per move, when you haven't been on the "
+                    "site since the move."))
+    last_seen = models.DateTimeField(_("last seen"), null=True, blank=True, editable=False)
+    last_summary = models.DateTimeField(_("last daily summary"), null=True, blank=True,
+                                        editable=False)
     language = models.CharField(
         _("language"),
         max_length=10,

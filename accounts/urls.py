@@ -32,5 +32,6 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("email/", views.email_change, name="email_change"),
     path("email/confirm/<str:token>/", views.email_change_confirm, name="email_change_confirm"),
+    path("unsubscribe/<str:token>/", views.unsubscribe_view, name="unsubscribe"),
     path("u/<str:username>/", views.public_profile, name="public_profile"),
 ]

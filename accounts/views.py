@@ -13,9 +13,10 @@ from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.views import i18n as i18n_views
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.debug import sensitive_post_parameters
 
-from . import ratelimit
+from . import ratelimit, unsubscribe
 from .context_processors import safe_next
 from .forms import EmailChangeForm, ProfileForm, SignUpForm
 from .models import Player
@@ -152,6 +153,24 @@ def email_change_confirm(request, token):
 def _email_change_refused(request, reason):
     return render(request, "accounts/email_change_confirm.html", {"error": reason},
                   status=400)
+
+
+@csrf_exempt  # the signed link is the proof; mail programs POST it (RFC 8058 one-click)
+def unsubscribe_view(request, token):
+    """A mailed link: no more emails of its kind, at once (GET or the mail program's POST),
+    with an undo button on the page."""
+    if request.method not in ("GET", "POST"):
+        return render(request, "accounts/unsubscribe.html", {"error": True}, status=405)
+    try:
+        player, kind = unsubscribe.read(token)
+    except signing.BadSignature:
+        return render(request, "accounts/unsubscribe.html", {"error": True}, status=400)
+    before = player.move_emails
+    undo = request.method == "POST" and request.POST.get("undo")
+    unsubscribe.subscribe(player, kind, on=bool(undo), moves=request.POST.get("undo"))
+    return render(request, "accounts/unsubscribe.html", {
+        "kind": kind, "on": bool(undo), "player": player,
+        "previous": before if before != Player.MoveEmails.NEVER else Player.MoveEmails.NOW})
 
 
 def public_profile(request, username):

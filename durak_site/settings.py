@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.PlayerLanguageMiddleware",  # a saved profile language wins
+    "accounts.middleware.LastSeenMiddleware",  # no "your move" email for a move seen
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -267,7 +268,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": envint("CELERY_VISIBILI
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 3.0},
-    "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 60.0},
+    # REMINDER_INTERVAL: the integration tier makes the mail round quicker.
+    "send-reminders": {"task": "games.tasks.send_reminders",
+                       "schedule": float(os.getenv("REMINDER_INTERVAL", "60"))},
+    "send-summaries": {"task": "games.tasks.send_summaries", "schedule": 3600.0},
 }
 SWEEP_INTERVAL = 3  # seconds, as above
 

@@ -25,5 +25,12 @@ def sweep_deadlines() -> int:
 
 @shared_task(ignore_result=True)
 def send_reminders() -> int:
-    """Beat: email players whose turn has waited a while, and again near the deadline."""
-    return services.send_reminders()
+    """Beat: email players whose turn has waited a while, and again near the deadline;
+    "your move" emails a few minutes after a move the player has not seen."""
+    return services.send_reminders() + services.send_move_emails()
+
+
+@shared_task(ignore_result=True)
+def send_summaries() -> int:
+    """Beat: the daily "games waiting for your move" emails."""
+    return services.send_summaries()

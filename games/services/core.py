@@ -16,6 +16,7 @@ from ..engine import Match
 from ..models import Game, Move, Seat
 from .errors import BadRequest, Forbidden, NotFound
 from .reminders import first_reminder
+from .your_move import move_email_at
 
 
 def lock_game(game_id) -> Game:
@@ -118,6 +119,7 @@ def set_turn(game: Game, match: Match, now=None, seats: list[Seat] | None = None
         game.deadline = now + turn_allowance(game, game.turn_seat, seats)
     game.reminders_sent = 0
     game.next_reminder = game.deadline and first_reminder(now, game.deadline)
+    game.move_email_at = game.deadline and move_email_at(now, game.deadline)
 
 
 def turn_allowance(game: Game, number: int, seats: list[Seat] | None = None) -> timedelta:

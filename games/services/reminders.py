@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.mail import send_mail
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..models import Game
+from .mail import in_language, mail_player
 
 REMINDER_MIN_MOVE_TIME = timedelta(hours=1)  # faster games are played live: no email
 
@@ -48,17 +48,14 @@ def send_reminders(now=None) -> int:
         url = settings.SITE_URL.rstrip("/") + game.get_absolute_url()
         left = game.deadline - now
         hours = max(1, round(left.total_seconds() / 3600))
-        send_mail(
-            _("Your move in %(game)s") % {"game": game},
-            ngettext(
+        with in_language(player):
+            mail_player(player, "reminders", _("Your move in %(game)s") % {"game": game}, ngettext(
                 "Hello %(name)s,\n\nIt is your turn in %(game)s. You have about %(hours)s "
                 "hour left before the site plays for you.\n\n%(url)s\n\nYou can turn these "
                 "emails off on your profile page.",
                 "Hello %(name)s,\n\nIt is your turn in %(game)s. You have about %(hours)s "
                 "hours left before the site plays for you.\n\n%(url)s\n\nYou can turn these "
                 "emails off on your profile page.", hours) % {
-                "name": player.name, "game": game, "hours": hours, "url": url},
-            None, [player.email],
-        )
+                "name": player.name, "game": game, "hours": hours, "url": url})
         sent += 1
     return sent

@@ -1,0 +1,94 @@
+"""'Your move' emails for slow games: one per turn a few minutes after the move, or a daily
+summary, for a player who has not been on the site since (Player.move_emails)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from ..models import Game, Seat
+from .mail import in_language, mail_player
+from .reminders import REMINDER_MIN_MOVE_TIME
+
+MOVE_EMAIL_DELAY = timedelta(minutes=5)  # a player still at the table sees the move first
+SUMMARY_EVERY = timedelta(days=1)
+
+
+def move_email_at(started, deadline):
+    """When the player to act hears of a new turn (turns of an hour or more)."""
+    return started + MOVE_EMAIL_DELAY if deadline - started >= REMINDER_MIN_MOVE_TIME else None
+
+
+def send_move_emails(now=None) -> int:
+    """Email each player whose turn came a few minutes ago and who has not been on the site
+    since; each turn's email is claimed with a conditional update (sent at most once)."""
+    now = now or timezone.now()
+    sent = 0
+    due = Game.objects.filter(status=Game.Status.PLAYING, turn_seat__isnull=False,
+                              move_email_at__lte=now)
+    for game in due.select_related("preset"):
+        claimed = Game.objects.filter(pk=game.pk, version=game.version,
+                                      move_email_at=game.move_email_at).update(move_email_at=None)
+        seat = game.seats.select_related("player").filter(number=game.turn_seat).first()
+        player = seat.player if seat is not None and not seat.bot_level else None
+        if not claimed or not _wants(player, since=game.turn_started, how="now"):
+            continue
+        url = settings.SITE_URL.rstrip("/") + game.get_absolute_url()
+        with in_language(player):
+            mail_player(player, "moves", _("Your move in %(game)s") % {"game": game}, _(
+                "Hello %(name)s,\n\nIt is your move in %(game)s; you have until %(deadline)s "
+                "(UTC).\n\n%(url)s") % {"name": player.name, "game": game, "url": url,
+                                         "deadline": game.deadline.strftime("%Y-%m-%d %H:%M")})
+        sent += 1
+    return sent
+
+
+def send_summaries(now=None) -> int:
+    """A daily summary for players who chose one: the slow games waiting for their move
+    that they have not seen since; at most one a day each."""
+    now = now or timezone.now()
+    waiting = Seat.objects.filter(
+        game__status=Game.Status.PLAYING, game__turn_seat=F("number"), bot_level="",
+        player__move_emails="daily", player__is_active=True,
+    ).exclude(player__email="").select_related("game__preset", "player")
+    games = defaultdict(list)
+    for seat in waiting:
+        game, player = seat.game, seat.player
+        if game.turn_time is None or game.turn_time < REMINDER_MIN_MOVE_TIME:
+            continue
+        if player.last_summary and now - player.last_summary < SUMMARY_EVERY:
+            continue
+        if _wants(player, since=game.turn_started, how="daily"):
+            games[player].append(game)
+    Player = get_user_model()
+    sent = 0
+    for player, mine in games.items():
+        claimed = Player.objects.filter(pk=player.pk, last_summary=player.last_summary).update(
+            last_summary=now)
+        if not claimed:
+            continue
+        root = settings.SITE_URL.rstrip("/")
+        lines = "\n".join(f"- {game}: {root}{game.get_absolute_url()}" for game in mine)
+        with in_language(player):
+            mail_player(player, "moves", ngettext(
+                "%(n)s game is waiting for your move", "%(n)s games are waiting for your move",
+                len(mine)) % {"n": len(mine)},
+                _("Hello %(name)s,\n\nIt is your move in:\n%(games)s") % {
+                    "name": player.name, "games": lines})
+        sent += 1
+    return sent
+
+
+def _wants(player, *, since, how: str) -> bool:
+    """The player asked for these emails, has an address, and has not been on the site
+    since the turn began."""
+    if player is None or not player.email or player.move_emails != how:
+        return False
+    return player.last_seen is None or since is None or player.last_seen < since

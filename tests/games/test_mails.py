@@ -1,0 +1,138 @@
+"""'Your move' emails, daily summaries, reminders: when they go, what they say, and their
+one-click unsubscribe links (no log-in needed)."""
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+from django.core import mail
+
+from games import services
+from tests.games.conftest import seat_user
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+MINUTE = timedelta(minutes=1)
+
+
+@pytest.fixture
+def slow(alice, bob, classic, seeded):
+    """alice and bob, a day per move, made at T0."""
+    with time_machine.travel(T0, tick=False):
+        game = services.create_game(alice, classic, players=2, move_time=timedelta(days=1))
+        services.join_game(game.pk, bob)
+    game.refresh_from_db()
+    return game
+
+
+def _to_act(game):
+    return seat_user(game, game.turn_seat)
+
+
+def _link(message):
+    return re.search(r"https?://\S+/accounts/unsubscribe/\S+/", message.body).group(0)
+
+
+def test_your_move_comes_a_few_minutes_after_the_move(slow):
+    player = _to_act(slow)
+    assert services.send_move_emails(now=T0 + 4 * MINUTE) == 0
+    assert services.send_move_emails(now=T0 + 5 * MINUTE) == 1
+    assert services.send_move_emails(now=T0 + 6 * MINUTE) == 0  # once per turn
+    (message,) = mail.outbox
+    assert message.to == [player.email]
+    assert message.subject == f"Your move in {slow}"
+    assert f"/games/{slow.pk}/" in message.body and player.name in message.body
+    link = _link(message)
+    assert message.extra_headers["List-Unsubscribe"] == f"<{link}>"
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_no_email_for_a_move_the_player_has_seen(slow, client):
+    player = _to_act(slow)
+    client.force_login(player)
+    with time_machine.travel(T0 + 2 * MINUTE, tick=False):
+        client.get(slow.get_absolute_url())  # on the site since the move
+    assert services.send_move_emails(now=T0 + 5 * MINUTE) == 0
+    assert mail.outbox == []
+
+
+def test_no_email_in_live_games_or_when_the_player_said_never(alice, bob, classic, seeded, slow):
+    with time_machine.travel(T0, tick=False):
+        live = services.create_game(alice, classic, players=2, move_time=timedelta(minutes=5))
+        services.join_game(live.pk, bob)
+    player = _to_act(slow)
+    player.move_emails = "never"
+    player.save()
+    assert services.send_move_emails(now=T0 + 10 * MINUTE) == 0
+    assert mail.outbox == []
+
+
+def test_the_email_speaks_the_players_language(slow):
+    player = _to_act(slow)
+    player.language = "ru"
+    player.save()
+    services.send_move_emails(now=T0 + 5 * MINUTE)
+    assert mail.outbox[0].subject.startswith("Ваш ход")
+
+
+def test_one_click_unsubscribes_without_logging_in(slow, client):
+    player = _to_act(slow)
+    services.send_move_emails(now=T0 + 5 * MINUTE)
+    link = _link(mail.outbox[0])
+    response = client.get(link)  # nobody is logged in
+    assert response.status_code == 200
+    assert "no more emails when it" in response.content.decode()
+    player.refresh_from_db()
+    assert player.move_emails == "never"
+    # The undo button on that page turns them back on.
+    client.post(link, {"undo": "now"})
+    player.refresh_from_db()
+    assert player.move_emails == "now"
+    # A mail program's one-click POST (RFC 8058) works too, without a CSRF token.
+    client.handler.enforce_csrf_checks = True
+    assert client.post(link, {"List-Unsubscribe": "One-Click"}).status_code == 200
+    player.refresh_from_db()
+    assert player.move_emails == "never"
+
+
+@pytest.mark.parametrize("token", ["nonsense", "eyJ1IjoxLCJrIjoibW92ZXMifQ:1abc:forged"])
+def test_a_bad_unsubscribe_link_changes_nothing(slow, client, alice, token):
+    response = client.get(f"/accounts/unsubscribe/{token}/")
+    assert response.status_code == 400 and "not valid" in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.move_emails == "now"
+
+
+def test_reminders_carry_their_own_unsubscribe_link(slow, client):
+    player = _to_act(slow)
+    player.last_seen = T0 + MINUTE  # seen the move: no "your move" email, but reminders
+    player.save()
+    assert services.send_reminders(now=T0 + timedelta(hours=6, minutes=1)) == 1
+    (message,) = mail.outbox
+    assert "hours left" in message.body
+    client.get(_link(message))
+    player.refresh_from_db()
+    assert player.email_reminders is False and player.move_emails == "now"
+
+
+def test_a_daily_summary_lists_the_waiting_games_once_a_day(alice, bob, classic, seeded, slow):
+    with time_machine.travel(T0, tick=False):
+        other = services.create_game(bob, classic, players=2, move_time=timedelta(days=1))
+        services.join_game(other.pk, alice)
+    other.refresh_from_db()
+    player = _to_act(slow)
+    waiting = [g for g in (slow, other) if _to_act(g) == player]
+    player.move_emails = "daily"
+    player.save()
+    services.send_move_emails(now=T0 + 5 * MINUTE)
+    assert player.email not in [m.to[0] for m in mail.outbox]  # no single "your move"
+    mail.outbox.clear()
+    assert services.send_summaries(now=T0 + timedelta(hours=1)) == 1
+    (message,) = mail.outbox
+    assert message.to == [player.email] and "List-Unsubscribe" in message.extra_headers
+    for game in (slow, other):
+        assert (f"/games/{game.pk}/" in message.body) == (game in waiting)
+    assert services.send_summaries(now=T0 + timedelta(hours=2)) == 0  # one a day
+    assert services.send_summaries(now=T0 + timedelta(hours=25)) == 1
