@@ -30,6 +30,23 @@ def test_the_units_start_daphne_and_celery_as_the_tested_recipe_does():
         assert " ".join(["celery", *CELERY, role]) in exec_start(unit)
 
 
+def test_the_containers_run_the_same_processes_with_the_same_flags():
+    """deploy/Dockerfile and compose.yaml are not run here (no container runtime): at
+    least their commands and environment are the tested recipe's."""
+    compose = (DEPLOY / "compose.yaml").read_text()
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    # In a container Daphne listens on the container network (only nginx reaches it).
+    flags = [flag if flag != "127.0.0.1" else "0.0.0.0" for flag in DAPHNE_FLAGS]
+    assert compose.count(" ".join(["daphne", *flags, "-p", "8000"])) == 2  # two of them
+    assert '"daphne", ' + ", ".join(f'"{flag}"' for flag in flags) in dockerfile
+    for role in ("worker", "beat"):
+        assert " ".join(["celery", *CELERY, role]) in compose
+    for key, value in PRODUCTION_ENV.items():
+        assert f"{key}={value}" in dockerfile
+    assert "nginx-durak.conf.template:/etc/nginx/templates/" in compose
+    assert set(PLACEHOLDER.findall(TEMPLATE.read_text())) <= set(re.findall(r"(DURAK_\w+):", compose))
+
+
 def test_the_environment_file_sets_what_the_tier_runs_with():
     env = env_example()
     assert {key: env[key] for key in PRODUCTION_ENV} == PRODUCTION_ENV
