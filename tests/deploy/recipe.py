@@ -26,6 +26,10 @@ from tests.integration.procs import (
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "deploy" / "nginx-durak.conf.template"
+# As deploy/systemd/ and deploy/durak.env.example have them (tests/deploy/test_recipe_files.py).
+DAPHNE_FLAGS = ["--proxy-headers", "-v", "0", "-b", LOOPBACK]  # -v 0: no plain access log
+CELERY = ["-A", "durak_site", "-q"]  # -q: no banner, the logs alone
+PRODUCTION_ENV = {"SERVE_STATIC": "false", "STATIC_HASHED": "true", "LOG_FORMAT": "json"}
 PLACEHOLDER = re.compile(r"\$\{(DURAK_[A-Z0-9_]+)\}")
 
 
@@ -85,10 +89,8 @@ class Recipe:
             "SITE_URL": f"http://{LOOPBACK}:{self.nginx_port}",
             "ALLOWED_HOSTS": LOOPBACK,
             "DEBUG": "false",  # as in production (the test settings' strong SECRET_KEY)
-            "SERVE_STATIC": "false",  # nginx serves /static/
-            "STATIC_HASHED": "true",
             "STATIC_ROOT": str(static_root),
-            "LOG_FORMAT": "json",
+            **PRODUCTION_ENV,  # nginx serves /static/ (hashed names); JSON logs
         }
 
     def start(self) -> Recipe:
@@ -113,9 +115,7 @@ class Recipe:
         """Daphne as the recipe runs it: loopback only, client address from nginx."""
         port = free_port()
         proc = self.procs._start(f"daphne-{port}", [
-            # -v 0: no plain-text access log (the site and nginx log each request).
-            str(VENV_BIN / "daphne"), "--proxy-headers", "-v", "0", "-b", LOOPBACK,
-            "-p", str(port),
+            str(VENV_BIN / "daphne"), *DAPHNE_FLAGS, "-p", str(port),
             "durak_site.asgi:application"], self.env)
         return proc, port
 
@@ -139,15 +139,14 @@ class Recipe:
         return self.nginx
 
     def celery(self, role: str) -> Proc:
-        """The recipe's Celery worker or beat (-q: no banner, the logs alone)."""
+        """The recipe's Celery worker or beat."""
         if role == "worker":
             argv = ["worker", "--loglevel=info", "--concurrency=1", "-n",
                     f"deploy-{os.getpid()}@{LOOPBACK}", "--without-gossip", "--without-mingle",
                     "--without-heartbeat"]
         else:
             argv = ["beat", "--loglevel=info", "--schedule", str(self.dir / "beat-schedule")]
-        proc = self.procs._start(role, [str(VENV_BIN / "celery"), "-A", "durak_site", "-q",
-                                        *argv], self.env)
+        proc = self.procs._start(role, [str(VENV_BIN / "celery"), *CELERY, *argv], self.env)
         proc.wait_for_log(" ready." if role == "worker" else "beat: Starting", timeout=60)
         return proc
 

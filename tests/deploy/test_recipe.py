@@ -113,6 +113,9 @@ def test_static_files_come_from_nginx_hashed_and_cached_for_a_year(recipe):
         assert status == 200, asset
         assert "max-age=31536000" in headers["Cache-Control"]
         assert "immutable" in headers["Cache-Control"]
+    status, headers, _ = fetch(recipe, "/favicon.ico")  # the SVG's hashed name
+    assert status == 301 and HASHED.search(headers["Location"]), headers
+    assert fetch(recipe, headers["Location"])[0] == 200
     for daphne, _ in recipe.daphnes:  # Daphne never saw them (SERVE_STATIC=false)
         assert not [r for r in json_lines(daphne) if r.get("path", "").startswith("/static/")]
 

@@ -1,0 +1,81 @@
+"""deploy/'s files agree with the recipe tests/deploy/ runs (fast tier: nothing started):
+the systemd units start Daphne and Celery as recipe.py does, the environment file sets
+what the tier sets and passes `check --deploy`, and envsubst is told every placeholder."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from .recipe import CELERY, DAPHNE_FLAGS, PLACEHOLDER, PRODUCTION_ENV, TEMPLATE
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+
+
+def exec_start(unit: str) -> str:
+    text = (DEPLOY / "systemd" / unit).read_text()
+    return re.search(r"^ExecStart=(.+)$", text, re.M).group(1)
+
+
+def env_example() -> dict[str, str]:
+    lines = (DEPLOY / "durak.env.example").read_text().splitlines()
+    return dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
+
+
+def test_the_units_start_daphne_and_celery_as_the_tested_recipe_does():
+    assert " ".join(["daphne", *DAPHNE_FLAGS, "-p", "%i"]) in exec_start("durak-daphne@.service")
+    for unit, role in (("durak-worker.service", "worker"), ("durak-beat.service", "beat")):
+        assert " ".join(["celery", *CELERY, role]) in exec_start(unit)
+
+
+def test_the_containers_run_the_same_processes_with_the_same_flags():
+    """deploy/Dockerfile and compose.yaml are not run here (no container runtime): at
+    least their commands and environment are the tested recipe's."""
+    compose = (DEPLOY / "compose.yaml").read_text()
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    # In a container Daphne listens on the container network (only nginx reaches it).
+    flags = [flag if flag != "127.0.0.1" else "0.0.0.0" for flag in DAPHNE_FLAGS]
+    assert compose.count(" ".join(["daphne", *flags, "-p", "8000"])) == 2  # two of them
+    assert '"daphne", ' + ", ".join(f'"{flag}"' for flag in flags) in dockerfile
+    for role in ("worker", "beat"):
+        assert " ".join(["celery", *CELERY, role]) in compose
+    for key, value in PRODUCTION_ENV.items():
+        assert f"{key}={value}" in dockerfile
+    assert "nginx-durak.conf.template:/etc/nginx/templates/" in compose
+    assert set(PLACEHOLDER.findall(TEMPLATE.read_text())) <= set(re.findall(r"(DURAK_\w+):", compose))
+
+
+def test_the_environment_file_sets_what_the_tier_runs_with():
+    env = env_example()
+    assert {key: env[key] for key in PRODUCTION_ENV} == PRODUCTION_ENV
+    assert env["SECRET_KEY"] == ""  # each site makes its own
+
+
+def run_check(env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env={**os.environ, "DJANGO_SETTINGS_MODULE": "durak_site.settings",
+                       **env}, capture_output=True, text=True, timeout=120)
+
+
+def test_check_deploy_passes_with_the_environment_file_and_a_secret_key():
+    env = env_example()
+    refused = run_check({**env, "DEBUG": "false"})
+    assert refused.returncode != 0 and "SECRET_KEY is missing or weak" in refused.stderr
+    passed = run_check({**env, "DEBUG": "false",
+                        "SECRET_KEY": "kX3v-9qLr2" * 6})
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "no issues" in passed.stdout
+
+
+def test_envsubst_is_told_every_placeholder_of_the_nginx_template():
+    text = TEMPLATE.read_text()
+    placeholders = set(PLACEHOLDER.findall(text))
+    told = re.search(r"envsubst '([^']+)'", text.replace("#", "").replace("\n", " "))
+    assert set(re.findall(r"\$\{(\w+)\}", told.group(1))) == placeholders
+    readme = (ROOT / "README.md").read_text()
+    told = re.search(r"envsubst '([^']+)'", readme)
+    assert told, "README's deployment section shows the envsubst command"
+    assert set(re.findall(r"\$\{(\w+)\}", told.group(1))) == placeholders
