@@ -2,6 +2,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .names import skeleton_key
@@ -31,6 +32,11 @@ class Player(AbstractUser):
         default=MoveEmails.NOW,
         help_text=_("In games with an hour or more per move, when you haven't been on the "
                     "site since the move."))
+    vacation_until = models.DateTimeField(
+        _("on vacation until"), null=True, blank=True,
+        help_text=_("While on vacation, the clocks of your slow games stop."))
+    vacation_days = models.JSONField(_("vacation days taken"), default=dict, blank=True,
+                                     help_text=_("Days per year, e.g. {\"2026\": 12}."))
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True, editable=False)
     last_summary = models.DateTimeField(_("last daily summary"), null=True, blank=True,
                                         editable=False)
@@ -82,6 +88,16 @@ class Player(AbstractUser):
     def deals_not_lost(self) -> int:
         """Deals this player came out of without being the durak, draws included."""
         return self.deals_played - self.deals_lost
+
+    def vacation_days_left(self, now=None) -> int:
+        """Vacation days the player may still take this year."""
+        year = str((now or timezone.now()).year)
+        taken = (self.vacation_days or {}).get(year, 0)
+        return max(0, settings.VACATION_DAYS_PER_YEAR - taken)
+
+    @property
+    def on_vacation(self) -> bool:
+        return self.vacation_until is not None and self.vacation_until > timezone.now()
 
     def record_deal(self, *, lost: bool = False, drawn: bool = False) -> None:
         """Count one finished deal, atomically (safe against concurrent updates)."""

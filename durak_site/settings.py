@@ -274,6 +274,8 @@ CELERY_BEAT_SCHEDULE = {
     "send-summaries": {"task": "games.tasks.send_summaries", "schedule": 3600.0},
 }
 SWEEP_INTERVAL = 3  # seconds, as above
+# Days a year a player may stop the clocks of their slow games (games.services.vacation).
+VACATION_DAYS_PER_YEAR = envint("VACATION_DAYS_PER_YEAR", "30")
 
 # Bots: seconds a bot may think per move (unset: each level's own default).
 BOT_MOVE_BUDGET = float(os.environ["BOT_MOVE_BUDGET"]) if os.getenv("BOT_MOVE_BUDGET") else None

@@ -195,6 +195,9 @@ class Game(models.Model):
     turn_started = models.DateTimeField(_("turn started"), null=True, blank=True)
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
     turn_seat = models.PositiveSmallIntegerField(_("seat to act"), null=True, blank=True)
+    paused_at = models.DateTimeField(
+        _("clock stopped at"), null=True, blank=True,
+        help_text=_("The player to act is on vacation: their clock stands still."))
     move_email_at = models.DateTimeField(
         _("\"your move\" email at"), null=True, blank=True, db_index=True,
         help_text=_("When the player to act hears about it, unless they have been on the site."))

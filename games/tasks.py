@@ -26,7 +26,9 @@ def sweep_deadlines() -> int:
 @shared_task(ignore_result=True)
 def send_reminders() -> int:
     """Beat: email players whose turn has waited a while, and again near the deadline;
-    "your move" emails a few minutes after a move the player has not seen."""
+    "your move" emails a few minutes after a move the player has not seen; clocks restart
+    for players whose vacation ran out."""
+    services.end_vacations()
     return services.send_reminders() + services.send_move_emails()
 
 

@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("games/new/", views.create, name="create_game"),
     path("games/mine/", views.my_games, name="my_games"),
+    path("games/vacation/", views.vacation, name="vacation"),
     path("games/<int:game_id>/", views.table, name="table"),
     path("games/<int:game_id>/join/", views.join, name="join"),
     path("games/<int:game_id>/leave/", views.leave, name="leave"),

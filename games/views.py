@@ -10,6 +10,7 @@ import json
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
@@ -90,6 +91,27 @@ def create(request):
         form.add_error(None, exc.message)
         return _lobby(request, form, status=exc.status)
     return _redirect(request, Game(pk=game_id))
+
+
+@require_POST
+@login_required
+def vacation(request):
+    """Start a vacation ("days") or come back ("back"), from the profile page."""
+    try:
+        if request.POST.get("back"):
+            services.end_vacation(request.user)
+            messages.success(request, _("Welcome back: your clocks are running again."))
+        else:
+            try:
+                days = int(request.POST.get("days", ""))
+            except ValueError:
+                raise services.BadRequest(_("Say how many days, as a whole number.")) from None
+            services.start_vacation(request.user, days)
+            messages.success(request, _("Have a good vacation: your clocks have stopped."))
+    except services.GameError as exc:
+        return render(request, "games/vacation_refused.html", {"message": exc.message},
+                      status=exc.status)
+    return redirect("profile")
 
 
 @login_required

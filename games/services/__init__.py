@@ -35,6 +35,7 @@ from .lobby import (
 from .moves import MAX_ACTIONS, play_seat, read_move
 from .refusals import REFUSALS, refusal_message
 from .reminders import REMINDER_MIN_MOVE_TIME, send_reminders
+from .vacation import days_left, end_vacation, end_vacations, start_vacation
 from .your_move import MOVE_EMAIL_DELAY, send_move_emails, send_summaries
 
 __all__ = [
@@ -48,5 +49,6 @@ __all__ = [
     "MAX_ACTIONS", "play", "play_seat", "read_move",
     "REFUSALS", "refusal_message",
     "REMINDER_MIN_MOVE_TIME", "send_reminders",
+    "days_left", "end_vacation", "end_vacations", "start_vacation",
     "MOVE_EMAIL_DELAY", "send_move_emails", "send_summaries",
 ]

@@ -67,7 +67,7 @@ def timeout(game_id, version, *, now=None) -> Game:
             raise Conflict(_("The game is not being played."))
         if version != game.version:
             raise StaleVersion()
-        if game.deadline is None or game.deadline > now:
+        if game.deadline is None or game.deadline > now or game.paused_at is not None:
             raise Conflict(_("The seat to act still has time."))
         match = game.match()
         number = match.deal.to_act
@@ -102,7 +102,8 @@ def sweep_expired(now=None) -> int:
     """Play every overdue timeout; returns how many were played."""
     now = now or timezone.now()
     done = 0
-    due = Game.objects.filter(status=Game.Status.PLAYING, deadline__lte=now)
+    due = Game.objects.filter(status=Game.Status.PLAYING, deadline__lte=now,
+                              paused_at__isnull=True)
     for pk, version in due.values_list("pk", "version"):
         try:
             timeout(pk, version, now=now)

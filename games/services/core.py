@@ -15,6 +15,7 @@ from .. import notify
 from ..engine import Match
 from ..models import Game, Move, Seat
 from .errors import BadRequest, Forbidden, NotFound
+from .reminders import REMINDER_MIN_MOVE_TIME as SLOW_TURN
 from .reminders import first_reminder
 from .your_move import move_email_at
 
@@ -118,8 +119,36 @@ def set_turn(game: Game, match: Match, now=None, seats: list[Seat] | None = None
         game.turn_started = now
         game.deadline = now + turn_allowance(game, game.turn_seat, seats)
     game.reminders_sent = 0
+    game.paused_at = None
+    if game.deadline and game.deadline - now >= SLOW_TURN and _away(game, seats, now):
+        game.paused_at = now  # the player to act is on vacation: their clock stands still
     game.next_reminder = game.deadline and first_reminder(now, game.deadline)
     game.move_email_at = game.deadline and move_email_at(now, game.deadline)
+
+
+def _away(game: Game, seats: list[Seat] | None, now) -> bool:
+    """Is the player to act on vacation?"""
+    if seats is not None:
+        player = seats[game.turn_seat].player if seats[game.turn_seat].player_id else None
+    else:
+        seat = game.seats.select_related("player").filter(number=game.turn_seat).first()
+        player = seat.player if seat is not None else None
+    return on_vacation(player, now)
+
+
+def on_vacation(player, now) -> bool:
+    return player is not None and player.vacation_until is not None and player.vacation_until > now
+
+
+def restart_clock(game: Game, now) -> None:
+    """After a stop (vacation): the turn's times move on by the time the clock stood."""
+    if game.paused_at is None:
+        return
+    stood = now - game.paused_at
+    for name in ("turn_started", "deadline", "next_reminder", "move_email_at"):
+        if getattr(game, name) is not None:
+            setattr(game, name, getattr(game, name) + stood)
+    game.paused_at = None
 
 
 def turn_allowance(game: Game, number: int, seats: list[Seat] | None = None) -> timedelta:

@@ -25,6 +25,7 @@ from .core import (
     own_seat,
     parse_version,
     record_deal,
+    restart_clock,
     seats_of,
     set_turn,
 )
@@ -92,7 +93,7 @@ def play_move(game_id, user, tokens, version, *, seat=None) -> Game:
         if mine.bot_level:
             raise Conflict(_("A computer player is standing in for you: take your seat back first."))
         if (game.turn_seat == mine.number and game.deadline is not None
-                and game.deadline <= timezone.now()):
+                and game.paused_at is None and game.deadline <= timezone.now()):
             # Too late: the clock the player saw has run out (clocks.play plays the timeout).
             raise TimeRanOut(_("Your time for this move ran out, so the site moved for you."))
         apply_move(game, mine.number, actions, kind=Move.Kind.MOVE, player=user)
@@ -164,6 +165,7 @@ def apply_move(game: Game, seat: int, actions: list, *, kind: str, player,
         applied.append(action)
     match.deal = deal
     now = timezone.now()
+    restart_clock(game, now)  # a player on vacation who moves anyway
     charge_clock(game, seats[seat], now)
     if deal.is_over:
         record_deal(game, match, seats)

@@ -34,7 +34,8 @@ def send_reminders(now=None) -> int:
     sent = 0
     # One indexed query, however many games are waiting (next_reminder is set per turn).
     due = Game.objects.filter(status=Game.Status.PLAYING, turn_seat__isnull=False,
-                              next_reminder__lte=now, deadline__gt=now, reminders_sent__lt=2)
+                              next_reminder__lte=now, deadline__gt=now, reminders_sent__lt=2,
+                              paused_at__isnull=True)
     for game in due.select_related("preset"):
         seat = game.seats.select_related("player").filter(number=game.turn_seat).first()
         player = seat.player if seat is not None and not seat.bot_level else None

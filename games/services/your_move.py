@@ -32,7 +32,7 @@ def send_move_emails(now=None) -> int:
     now = now or timezone.now()
     sent = 0
     due = Game.objects.filter(status=Game.Status.PLAYING, turn_seat__isnull=False,
-                              move_email_at__lte=now)
+                              move_email_at__lte=now, paused_at__isnull=True)
     for game in due.select_related("preset"):
         claimed = Game.objects.filter(pk=game.pk, version=game.version,
                                       move_email_at=game.move_email_at).update(move_email_at=None)
@@ -56,6 +56,7 @@ def send_summaries(now=None) -> int:
     now = now or timezone.now()
     waiting = Seat.objects.filter(
         game__status=Game.Status.PLAYING, game__turn_seat=F("number"), bot_level="",
+        game__paused_at__isnull=True,
         player__move_emails="daily", player__is_active=True,
     ).exclude(player__email="").select_related("game__preset", "player")
     games = defaultdict(list)
