@@ -106,6 +106,10 @@ class RulePreset(models.Model):
     timeouts_allowed = models.PositiveSmallIntegerField(
         _("timeouts in a row allowed"), default=3, validators=[MinValueValidator(1)],
         help_text=_("When a seat times out this many times in a row, the policy above applies."))
+    stand_in_counts = models.BooleanField(
+        _("a deal finished by a stand-in counts"), default=False,
+        help_text=_("Whether a deal that a computer finished for an absent player counts on "
+                    "that player's record as if they had played it."))
     # The time control a new table gets unless its maker chooses another.
     time_control = models.CharField(_("time control"), max_length=4, choices=TimeControl,
                                     default=TimeControl.MOVE)
@@ -303,6 +307,11 @@ class Seat(models.Model):
     def team_label(self) -> str:
         """Teams are lettered A, B, C for people."""
         return "ABC"[self.team] if self.team < 3 else str(self.team + 1)
+
+    @property
+    def stands_in(self) -> bool:
+        """A computer plays this person's seat (after repeated timeouts)."""
+        return self.player_id is not None and bool(self.bot_level)
 
     @property
     def is_empty(self) -> bool:

@@ -1,8 +1,19 @@
 """Shared fixtures: personas in the style of healthchecks' hc/test.py."""
 
 import pytest
+from django.conf import settings
+from django.utils import translation
 
 PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's language (a request in another one may have left it
+    active in this thread)."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

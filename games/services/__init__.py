@@ -9,7 +9,15 @@ callers use `from games import services` and the names re-exported here."""
 # left exactly as it was. Imports run one way: tasks -> services -> notify.
 
 from .botplay import BOT_MOVES_PER_TASK, bot_action, run_bots
-from .clocks import play, sweep_expired, timeout, timeout_action, wake_stalled_bots
+from .clocks import (
+    claim_match,
+    claimable,
+    play,
+    sweep_expired,
+    timeout,
+    timeout_action,
+    wake_stalled_bots,
+)
 from .core import bot_holds_initiative, can_view, parse_version, seat_of
 from .errors import (
     BadRequest,
@@ -40,13 +48,14 @@ from .your_move import MOVE_EMAIL_DELAY, send_move_emails, send_summaries
 
 __all__ = [
     "BOT_MOVES_PER_TASK", "bot_action", "run_bots",
-    "sweep_expired", "timeout", "timeout_action", "wake_stalled_bots",
+    "claim_match", "claimable", "play", "sweep_expired", "timeout", "timeout_action",
+    "wake_stalled_bots",
     "bot_holds_initiative", "can_view", "parse_version", "seat_of",
     "BadRequest", "Conflict", "Forbidden", "GameError", "IllegalMove", "NotFound",
     "NotYourTurn", "StaleVersion", "TimeRanOut",
     "LEVELS", "MAX_DEALS", "abort_game", "create_game", "join_game", "leave_game",
     "resume_seat", "start_game",
-    "MAX_ACTIONS", "play", "play_seat", "read_move",
+    "MAX_ACTIONS", "play_seat", "read_move",
     "REFUSALS", "refusal_message",
     "REMINDER_MIN_MOVE_TIME", "send_reminders",
     "days_left", "end_vacation", "end_vacations", "start_vacation",

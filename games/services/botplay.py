@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
+from django.utils import timezone
 
 from ..bots import choose_action
 from ..models import Game
@@ -56,6 +57,8 @@ def run_bots(game_id, *, version=None, max_moves: int | None = None) -> int:
         seat = game.seats.filter(number=number).first()
         if seat is None or not seat.is_bot:
             break
+        if seat.stands_in and game.deadline and game.deadline > timezone.now():
+            break  # a stand-in keeps a person's pace: the sweep wakes it at its time
         view = match.deal.view(number)
         # A failed or refused bot move falls back to the timeout move (section 10).
         fallback = timeout_action(match.deal, number).token()

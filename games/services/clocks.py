@@ -16,6 +16,8 @@ from ..models import Game, Move, RulePreset, Seat
 from .core import (
     commit_change,
     lock_game,
+    need_user,
+    own_seat,
     parse_version,
     record_deal,
     seats_of,
@@ -72,6 +74,8 @@ def timeout(game_id, version, *, now=None) -> Game:
         match = game.match()
         number = match.deal.to_act
         seat = game.seats.select_related("player").get(number=number)
+        if seat.stands_in:
+            raise Conflict(_("A computer is playing this seat; it moves when its time comes."))
         seat.timeouts += 1
         seat.timeouts_total += 1
         preset = game.preset
@@ -86,7 +90,32 @@ def timeout(game_id, version, *, now=None) -> Game:
                           kind=Move.Kind.TIMEOUT, player=None)
 
 
-def _forfeit(game: Game, match: Match, seat: Seat, now) -> Game:
+def claim_match(game_id, user, now=None) -> Game:
+    """After a player has run out of time repeatedly and a computer stands in for them, an
+    opponent may end the match rather than play on against the stand-in: the absent
+    player's side loses, as by forfeit."""
+    need_user(user)
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = lock_game(game_id)
+        mine = own_seat(game, user)
+        if not game.is_playing:
+            raise Conflict(_("The game is not being played."))
+        rules = game.get_rules()
+        absent = next((seat for seat in seats_of(game) if claimable(game, seat)
+                       and rules.team_of(seat.number) != rules.team_of(mine.number)), None)
+        if absent is None or mine.bot_level:
+            raise Conflict(_("Nobody has run out of time often enough for you to claim the match."))
+        return _forfeit(game, game.match(), absent, now, player=user, actions=["claim"])
+
+
+def claimable(game: Game, seat: Seat) -> bool:
+    """Has this seat's player run out of time so often that a computer stands in?"""
+    return seat.stands_in and seat.timeouts >= game.preset.timeouts_allowed
+
+
+def _forfeit(game: Game, match: Match, seat: Seat, now, *, player=None,
+             actions=("forfeit",)) -> Game:
     """The seat's player (their team) becomes the durak of this deal, and the game ends."""
     team = match.rules.team_of(seat.number)
     record_deal(game, match, seats_of(game), forfeit_team=team)
@@ -95,16 +124,24 @@ def _forfeit(game: Game, match: Match, seat: Seat, now) -> Game:
     game.deadline = None
     game.turn_seat = None
     game.forfeited_seat = seat.number
-    return commit_change(game, kind=Move.Kind.TIMEOUT, seat=seat.number, actions=["forfeit"])
+    kind = Move.Kind.TIMEOUT if player is None else Move.Kind.SYSTEM
+    return commit_change(game, kind=kind, seat=seat.number, player=player, actions=list(actions))
 
 
 def sweep_expired(now=None) -> int:
-    """Play every overdue timeout; returns how many were played."""
+    """Play every overdue timeout, and wake the stand-ins whose time has come; returns how
+    many were handled."""
     now = now or timezone.now()
     done = 0
+    stand_in = Seat.objects.filter(game=OuterRef("pk"), number=OuterRef("turn_seat"),
+                                   player__isnull=False).exclude(bot_level="")
     due = Game.objects.filter(status=Game.Status.PLAYING, deadline__lte=now,
-                              paused_at__isnull=True)
-    for pk, version in due.values_list("pk", "version"):
+                              paused_at__isnull=True).annotate(stand_in=Exists(stand_in))
+    for pk, version, is_stand_in in due.values_list("pk", "version", "stand_in"):
+        if is_stand_in:
+            notify.queue_bot_turn(pk, version)  # its time has come: it moves (botplay)
+            done += 1
+            continue
         try:
             timeout(pk, version, now=now)
             done += 1
@@ -118,8 +155,8 @@ def wake_stalled_bots(now=None, *, stall=timedelta(seconds=15)) -> int:
     task handling it (say its worker died); returns how many were woken. One query finds
     them, however many games are waiting for people."""
     now = now or timezone.now()
-    bot_to_act = Seat.objects.filter(game=OuterRef("pk"), number=OuterRef("turn_seat")).exclude(
-        bot_level="")
+    bot_to_act = Seat.objects.filter(game=OuterRef("pk"), number=OuterRef("turn_seat"),
+                                     player__isnull=True).exclude(bot_level="")
     stalled = Game.objects.filter(status=Game.Status.PLAYING, turn_seat__isnull=False,
                                   turn_started__lte=now - stall).filter(Exists(bot_to_act))
     woke = 0

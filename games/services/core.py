@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hmac
+import random
 from datetime import timedelta
 from functools import partial
 
@@ -80,9 +81,11 @@ def parse_version(version) -> int:
 
 
 def bot_holds_initiative(game: Game) -> bool:
-    """A computer player (a bot seat, or a bot standing in) is to act."""
+    """A computer player is to act and plays at once (a stand-in for an absent person
+    waits for its time: the sweep wakes it, see set_turn)."""
     return (game.is_playing and game.turn_seat is not None
-            and game.seats.filter(number=game.turn_seat).exclude(bot_level="").exists())
+            and game.seats.filter(number=game.turn_seat, player__isnull=True)
+            .exclude(bot_level="").exists())
 
 
 def commit_change(game: Game, *, kind: str, seat=None, player=None, actions=(),
@@ -119,21 +122,26 @@ def set_turn(game: Game, match: Match, now=None, seats: list[Seat] | None = None
         game.turn_started = now
         game.deadline = now + turn_allowance(game, game.turn_seat, seats)
     game.reminders_sent = 0
-    game.paused_at = None
-    if game.deadline and game.deadline - now >= SLOW_TURN and _away(game, seats, now):
+    game.paused_at = game.next_reminder = game.move_email_at = None
+    if game.deadline is None:
+        return
+    seat = _turn_seat(game, seats)
+    if seat is not None and seat.stands_in:
+        # A stand-in moves at a person's pace, within the seat's time (the sweep wakes it).
+        game.deadline = now + (game.deadline - now) * STAND_IN_PACE.uniform(0.05, 0.25)
+    elif game.deadline - now >= SLOW_TURN and seat is not None and on_vacation(seat.player, now):
         game.paused_at = now  # the player to act is on vacation: their clock stands still
-    game.next_reminder = game.deadline and first_reminder(now, game.deadline)
-    game.move_email_at = game.deadline and move_email_at(now, game.deadline)
+    game.next_reminder = first_reminder(now, game.deadline)
+    game.move_email_at = move_email_at(now, game.deadline)
 
 
-def _away(game: Game, seats: list[Seat] | None, now) -> bool:
-    """Is the player to act on vacation?"""
+def _turn_seat(game: Game, seats: list[Seat] | None) -> Seat | None:
     if seats is not None:
-        player = seats[game.turn_seat].player if seats[game.turn_seat].player_id else None
-    else:
-        seat = game.seats.select_related("player").filter(number=game.turn_seat).first()
-        player = seat.player if seat is not None else None
-    return on_vacation(player, now)
+        return seats[game.turn_seat]
+    return game.seats.select_related("player").filter(number=game.turn_seat).first()
+
+
+STAND_IN_PACE = random.Random()  # tests may seed it
 
 
 def on_vacation(player, now) -> bool:
@@ -178,6 +186,8 @@ def record_deal(game: Game, match: Match, seats: list[Seat], *, forfeit_team=Non
     for seat in seats:
         if seat.player_id is None:
             continue
+        if seat.stands_in and forfeit_team is None and not game.preset.stand_in_counts:
+            continue  # a computer finished the deal: not on the absent player's record
         if forfeit_team is not None:
             lost, drawn = rules.team_of(seat.number) == forfeit_team, False
         elif deal.is_draw:

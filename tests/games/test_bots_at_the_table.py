@@ -49,8 +49,8 @@ def test_bots_play_a_bot_only_table_out(alice, classic, seeded):
                                 move_time=timedelta(minutes=1))
     game.refresh_from_db()
     assert game.match().deal.to_act == 0 or game.status != Game.Status.PLAYING
-    # alice lets a bot stand in for her: the whole table is bots now.
-    game.seats.filter(number=0).update(bot_level="easy")
+    # alice gives her seat to a bot: the whole table is bots now.
+    game.seats.filter(number=0).update(bot_level="easy", player=None)
     assert services.run_bots(game.pk) > 0
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -66,7 +66,7 @@ def test_bots_see_only_their_own_view(alice, classic, seeded, monkeypatch):
 
     monkeypatch.setattr(services.botplay, "bot_action", spy)
     game = services.create_game(alice, classic, players=2, bots=1)
-    game.seats.filter(number=0).update(bot_level="medium")
+    game.seats.filter(number=0).update(bot_level="medium", player=None)
     services.run_bots(game.pk)
     assert seen
     for view in seen:

@@ -79,7 +79,7 @@ def test_bot_turns_chain_a_bounded_number_of_moves_each(alice, classic, seeded, 
     monkeypatch.setattr(services, "run_bots", counting)
     game = services.create_game(alice, classic, players=3, bots=["easy", "easy"],
                                 move_time=timedelta(hours=1))
-    game.seats.filter(number=0).update(bot_level="easy")
+    game.seats.filter(number=0).update(bot_level="easy", player=None)
     game.refresh_from_db()
     notify.game_changed(game.pk, game.version, bot_to_move=True)
     game.refresh_from_db()

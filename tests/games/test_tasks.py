@@ -64,9 +64,9 @@ def test_a_stale_bot_task_does_nothing(alice, classic, seeded):
 
 def test_a_stalled_bot_is_woken_by_the_sweep(duel):
     game = duel
-    # The human's seat is taken over by a bot while no task runs (as if a worker died).
+    # A bot gets the seat to act while no task runs (as if a worker died).
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + game.move_time)
-    game.seats.filter(number=game.turn_seat).update(bot_level="easy")
+    game.seats.filter(number=game.turn_seat).update(bot_level="easy", player=None)
     assert services.wake_stalled_bots(now=timezone.now()) == 0  # it just changed: not stalled
     woke = services.wake_stalled_bots(now=timezone.now() + timedelta(minutes=2))
     assert woke == 1
