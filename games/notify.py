@@ -25,6 +25,11 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def nav_group(user_id: int) -> str:
+    """A player's navigation sockets (games.navigation)."""
+    return f"nav-{user_id}"
+
+
 def tell_user(user_id: int, event: dict) -> None:
     """Send `event` to every socket of user `user_id` (their table consumers)."""
     try:
@@ -59,6 +64,22 @@ def game_changed(game_id: int, version: int, *, bot_to_move: bool = False) -> No
         logger.exception("could not tell game %s's group about version %s", game_id, version)
     if bot_to_move:
         queue_bot_turn(game_id, version)
+
+
+LOBBY_GROUP = "lobby"
+
+
+def people_changed(user_ids, *, lobby: bool = False) -> None:
+    """After a change: the navigation sockets of these players update their count of games
+    waiting for them ("My games" too); with `lobby`, lobby pages refresh their open tables."""
+    try:
+        send = async_to_sync(get_channel_layer().group_send)
+        for user_id in user_ids:
+            send(nav_group(user_id), {"type": "people.changed"})
+        if lobby:
+            send(LOBBY_GROUP, {"type": "lobby.changed"})
+    except Exception:  # pages heal on the next change or reload
+        logger.exception("could not tell players %s", list(user_ids))
 
 
 def queue_bot_turn(game_id: int, version: int) -> None:

@@ -1,8 +1,9 @@
 from django.urls import path, re_path
 
-from . import consumers
+from . import consumers, navigation
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", consumers.TableConsumer.as_asgi()),
+    path("ws/me/", navigation.NavConsumer.as_asgi()),
     re_path(r"", consumers.RefuseConsumer.as_asgi()),  # any other path: refused, no error
 ]

@@ -59,6 +59,7 @@ def _lobby(request, form=None, status=200):
         "filters": filters,
         "games": _open_games(filters),
         "form": form or CreateGameForm(),
+        "live_page": "lobby",  # games.navigation refreshes the open tables
     }
     template = "games/lobby.html"
     if _partial(request) and request.htmx.target == "open-games":
@@ -132,7 +133,7 @@ def my_games(request):
         rows.append({"game": game, "seat": mine, "waiting": waiting,
                      "opponents": [s for s in game.seats.all() if s.pk != mine.pk]})
     rows.sort(key=lambda r: (not r["waiting"], rank[r["game"].status]))
-    return render(request, "games/my_games.html", {"rows": rows})
+    return render(request, "games/my_games.html", {"rows": rows, "live_page": "mine"})
 
 
 # ----------------------------------------------------------------------------- table

@@ -104,6 +104,9 @@ def commit_change(game: Game, *, kind: str, seat=None, player=None, actions=(),
     transaction.on_commit(
         partial(notify.game_changed, game.pk, game.version, bot_to_move=bot_to_move),
         robust=True)
+    people = list(game.seats.filter(player__isnull=False).values_list("player_id", flat=True))
+    lobby = kind == Move.Kind.SYSTEM or not game.is_playing  # seats, start, end: the lobby
+    transaction.on_commit(partial(notify.people_changed, people, lobby=lobby), robust=True)
     return game
 
 

@@ -1,0 +1,102 @@
+"""The per-page socket (`/ws/me/`) that keeps the site live outside a table: how many games
+wait for your move (in the navigation, on every page), "My games", and the lobby's open
+tables. Events come from notify.people_changed; each socket renders its own reader's
+fragments and pushes them with `hx-swap-oob`."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+from asgiref.sync import async_to_sync
+from channels.generic.websocket import WebsocketConsumer
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import F
+from django.template.loader import render_to_string
+
+from .consumers import CLOSE_SIGNED_OUT, CLOSE_TOO_MANY, COUNT_SECONDS, TableConsumer, _release
+from .models import Game
+from .notify import LOBBY_GROUP, nav_group, user_group
+
+PAGES = ("lobby", "mine")  # pages with a live list besides the navigation
+
+
+def waiting_for(user) -> int:
+    """Games in play whose move is this person's (not a computer's standing in)."""
+    return Game.objects.filter(status=Game.Status.PLAYING, seats__player=user,
+                               seats__number=F("turn_seat"), seats__bot_level="").count()
+
+
+class NavConsumer(WebsocketConsumer):
+    def connect(self):
+        self.user = self.scope.get("user")
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        page = (query.get("page") or [""])[0]
+        self.page = page if page in PAGES else ""
+        self.counted = []
+        if not self._count_in():
+            self.accept()  # accepted, so that the client sees why
+            self.close(code=CLOSE_TOO_MANY)
+            return
+        self.groups_joined = [LOBBY_GROUP] if self.page == "lobby" else []
+        if self.signed_in:  # its news, and the session's end
+            self.groups_joined += [nav_group(self.user.pk), user_group(self.user.pk)]
+        if not self.groups_joined:
+            self.close()
+            return
+        for group in self.groups_joined:
+            async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+        self.accept()
+        self.send_nav()
+
+    @property
+    def signed_in(self) -> bool:
+        return self.user is not None and self.user.is_authenticated
+
+    def _count_in(self) -> bool:
+        """These sockets count towards WS_MAX_PER_ADDRESS with the tables'."""
+        address = (self.scope.get("client") or [None])[0]
+        if not address:
+            return True
+        key = f"ws-address:{address}"
+        cache.add(key, 0, COUNT_SECONDS)
+        try:
+            count = cache.incr(key)
+        except ValueError:
+            cache.add(key, 1, COUNT_SECONDS)
+            count = 1
+        self.counted = [key]
+        if count > settings.WS_MAX_PER_ADDRESS:
+            _release(self.counted)
+            self.counted = []
+            return False
+        return True
+
+    def disconnect(self, code):
+        _release(self.counted)
+        self.counted = []
+        for group in getattr(self, "groups_joined", []):
+            async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
+
+    # The same log-in checks as a table's socket (log-out, new password, account closed).
+    session_valid = TableConsumer.session_valid
+    session_ended = TableConsumer.session_ended
+
+    def receive(self, text_data=None, bytes_data=None):
+        pass  # nothing to say to this socket
+
+    # ------------------------------------------------------------ from the groups
+    def people_changed(self, event):
+        self.send_nav()
+
+    def lobby_changed(self, event):
+        self.send(text_data=render_to_string("games/_live.html", {"lobby": True}))
+
+    def send_nav(self):
+        if not self.signed_in:
+            return
+        if not self.session_valid():
+            self.close(code=CLOSE_SIGNED_OUT)
+            return
+        self.send(text_data=render_to_string("games/_live.html", {
+            "nav": True, "waiting": waiting_for(self.user), "mine": self.page == "mine"}))
