@@ -40,6 +40,11 @@ class CreateGameForm(forms.Form):
     private = forms.BooleanField(
         label=_("Private"), required=False,
         help_text=_("Not listed in the lobby; players join with the invite link."))
+    rated = forms.TypedChoiceField(
+        label=_("Rating"), choices=[("rated", _("rated")), ("casual", _("casual"))],
+        coerce=lambda value: value == "rated", initial="rated", widget=forms.RadioSelect,
+        required=False, empty_value=True,
+        help_text=_("A casual game does not change anyone's rating."))
     # A new token each time the form is shown: a second send of it makes no second table.
     once = forms.CharField(
         widget=forms.HiddenInput, required=False, initial=once.new_token, max_length=64,
@@ -73,6 +78,7 @@ class CreateGameForm(forms.Form):
             "loss_limit": d["count"] if d["match_kind"] == "losses" else None,
             "move_time": timedelta(seconds=d["move_time"]),
             "private": d["private"],
+            "rated": d["rated"],
         }
 
 
