@@ -84,7 +84,7 @@ def step(game: Game, number: int) -> dict:
         return seats[seat].name if seat is not None and 0 <= seat < len(seats) else "?"
 
     lines: list = []  # this move's events (step 0: the deal as dealt)
-    seen, deal_number = 0, match.deal_number
+    seen, deal_number = len(match.deal.view(None)["history"]), match.deal_number
     for played in positions(match, moves[:number]):  # plays on `match` itself
         if played.deal_number != deal_number:  # the move came after a new deal was dealt
             deal_number, seen = played.deal_number, 0

@@ -61,6 +61,9 @@ def test_the_replay_page_steps_through_every_move(alice, bob, carol, classic, se
     dealt = Match.from_json(game.state)
     # Every hand is shown once the game is over: step 0 has the 12 cards dealt.
     assert len(re.findall(r'class="card [a-z]+ small" data-card=', start)) == 12
+    assert "The trump card is" in start
+    first = c.get(f"{url}?move=1").content.decode()
+    assert "The trump card is" not in first and "attacks with" in first  # that move alone
     step = c.get(f"{url}?move=3").content.decode()
     assert f"Move 3 of {moves}" in step
     assert f'href="{url}?move=2" rel="prev"' in step and f'href="{url}?move=4" rel="next"' in step
