@@ -54,6 +54,11 @@ class CreateGameForm(forms.Form):
     private = forms.BooleanField(
         label=_("Private"), required=False,
         help_text=_("Not listed in the lobby; players join with the invite link."))
+    rated = forms.TypedChoiceField(
+        label=_("Rating"), choices=[("rated", _("rated")), ("casual", _("casual"))],
+        coerce=lambda value: value == "rated", initial="rated", widget=forms.RadioSelect,
+        required=False, empty_value=True,
+        help_text=_("A casual game does not change anyone's rating."))
     # A new token each time the form is shown: a second send of it makes no second table.
     once = forms.CharField(
         widget=forms.HiddenInput, required=False, initial=once.new_token, max_length=64,
@@ -90,6 +95,7 @@ class CreateGameForm(forms.Form):
             "bank_time": _seconds(d["bank_time"]),
             "increment": _seconds(d["increment"]),
             "private": d["private"],
+            "rated": d["rated"],
         }
 
 

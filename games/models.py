@@ -211,6 +211,8 @@ class Game(models.Model):
         _("reminders sent"), default=0, help_text=_("Emails sent for the current turn."))
     forfeited_seat = models.PositiveSmallIntegerField(_("forfeited by seat"), null=True,
                                                       blank=True)
+    rated = models.BooleanField(_("rated"), default=True,
+                                help_text=_("A casual game does not change anyone's rating."))
 
     class Meta:
         ordering = ("-created_at",)
@@ -357,3 +359,58 @@ class Move(models.Model):
 
     def __str__(self):
         return f"{self.game_id}/{self.seq} {self.kind}"
+
+
+class Rating(models.Model):
+    """A player's skill (openskill's mu and sigma) in individual or team play; bots have
+    fixed ratings per level (games.services.ratings.BOT_RATINGS) and no rows."""
+
+    class Pool(models.TextChoices):
+        INDIVIDUAL = "individual", _("individual play")
+        TEAMS = "teams", _("team play")
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="ratings", verbose_name=_("player"))
+    pool = models.CharField(_("play"), max_length=10, choices=Pool)
+    mu = models.FloatField(_("skill"))
+    sigma = models.FloatField(_("uncertainty"))
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+
+    class Meta:
+        ordering = ("player", "pool")
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "pool"], name="rating_player_pool_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.player_id} {self.pool} {self.mu:.2f}±{self.sigma:.2f}"
+
+
+class RatingChange(models.Model):
+    """The rating history: one row per rated player per finished rated game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="rating_changes", verbose_name=_("player"))
+    pool = models.CharField(_("play"), max_length=10, choices=Rating.Pool)
+    players = models.PositiveSmallIntegerField(_("players"))
+    place = models.PositiveSmallIntegerField(_("place"), help_text=_("1 is best; ties share."))
+    lost = models.BooleanField(_("lost"), help_text=_("The player (or team) came last."))
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    at = models.DateTimeField(_("at"))
+
+    class Meta:
+        ordering = ("at", "pk")
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="rating_change_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.game_id} {self.player_id} {self.mu_before:.2f}->{self.mu_after:.2f}"

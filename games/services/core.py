@@ -16,6 +16,7 @@ from .. import notify
 from ..engine import Match
 from ..models import Game, Move, Seat
 from .errors import BadRequest, Forbidden, NotFound
+from .ratings import rate_game
 from .reminders import REMINDER_MIN_MOVE_TIME as SLOW_TURN
 from .reminders import first_reminder
 from .your_move import move_email_at
@@ -98,6 +99,7 @@ def commit_change(game: Game, *, kind: str, seat=None, player=None, actions=(),
     """
     game.version += 1
     game.save()
+    rate_game(game)  # a rated game that has just finished moves its players' ratings, once
     Move.objects.create(game=game, seq=game.version, seat=seat, player=player,
                         actions=list(actions), kind=kind)
     bot_to_move = not bot_plays_on and bot_holds_initiative(game)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import timedelta
 
 from django.db import transaction
@@ -28,8 +29,9 @@ MAX_DEALS = 99
 
 
 def new_match(rules, *, deals=None, loss_limit=None) -> Match:
-    """A fresh match, shuffled from a secure random source (tests may replace this)."""
-    return Match(rules, deals=deals, loss_limit=loss_limit)
+    """A fresh match, shuffled from a secret random seed kept in its saved state, so that
+    a replay can deal the same cards again (tests may replace this)."""
+    return Match(rules, deals=deals, loss_limit=loss_limit, seed=secrets.token_hex(16))
 
 
 def start_match(game: Game, seats: list[Seat], now=None) -> None:
@@ -51,12 +53,12 @@ def start_match(game: Game, seats: list[Seat], now=None) -> None:
 
 def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level="medium",
                 deals=None, loss_limit=None, time_control=None, move_time=None,
-                bank_time=None, increment=None, private=False) -> Game:
+                bank_time=None, increment=None, private=False, rated=True) -> Game:
     """A new table with the creator in seat 0 and bots in the last seats.
 
     `bots` is a list of levels for seats to fill, or a count of `bot_level` bots. A table
     with no empty seat starts at once. The time control and its times default to the
-    preset's.
+    preset's. A casual game (`rated=False`) moves no rating.
     """
     need_user(creator)
     if not isinstance(preset, RulePreset) or not preset.active:
@@ -88,7 +90,7 @@ def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level
         game = Game.objects.create(
             preset=preset, rules=rules.to_dict(), players=players, deals=deals,
             loss_limit=loss_limit, **clock, fill_bot_level=bot_level,
-            private=bool(private), created_by=creator,
+            private=bool(private), rated=bool(rated), created_by=creator,
         )
         first_bot = players - len(bots)
         seats = [

@@ -1,0 +1,89 @@
+"""Pages about games played: the replay of a finished game, its export, leaderboards."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.http import Http404, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from . import replay, services, standings
+from .models import Game
+from .services.ratings import BRACKETS, MIN_GAMES
+
+MOVE_DIGITS = 6  # ?move= longer than this is not a move number
+
+
+def _visible_game(request, game_id) -> Game:
+    """A game the reader could see (private: its players, the invite link, staff)."""
+    game = Game.objects.select_related("preset").filter(pk=game_id).first()
+    invite = request.GET.get("invite", "")[:64]
+    if game is None or not services.can_view(game, request.user, invite):
+        raise Http404(_("There is no such game."))
+    return game
+
+
+def _refused(request, game, message, status):
+    return render(request, "games/replay.html", {"game": game, "message": message},
+                  status=status)
+
+
+@require_GET
+def replay_page(request, game_id):
+    """The table after move ?move=N (0: as dealt), with links to every other move."""
+    game = _visible_game(request, game_id)
+    raw = request.GET.get("move", "0").strip()
+    if not raw.isdigit() or len(raw) > MOVE_DIGITS:
+        return _refused(request, game, _("“%(move)s” is not a move number.") % {
+            "move": raw[:12]}, 400)
+    try:
+        frame = replay.step(game, int(raw))
+    except replay.NoReplay as exc:
+        return _refused(request, game, str(exc), 409)
+    invite = request.GET.get("invite", "")[:64]
+
+    def link(number):
+        query = {"move": number} | ({"invite": invite} if invite else {})
+        return f"{reverse('replay', args=[game.pk])}?{urlencode(query)}"
+
+    number, last = frame["number"], frame["last"]
+    return render(request, "games/replay.html", {
+        "game": game, "frame": frame,
+        "first_url": link(0), "last_url": link(last),
+        "prev_url": link(number - 1) if number > 0 else "",
+        "next_url": link(number + 1) if number < last else "",
+        "export_url": reverse("export_game", args=[game.pk])
+        + (f"?{urlencode({'invite': invite})}" if invite else ""),
+    })
+
+
+@require_GET
+def export_game(request, game_id):
+    """The finished game as JSON (rules, each deal's pack, the moves): the engine's
+    games.engine.replay.replay plays it back."""
+    game = _visible_game(request, game_id)
+    try:
+        data = replay.record(game)
+    except replay.NoReplay as exc:
+        return JsonResponse({"error": str(exc)}, status=409)
+    response = JsonResponse(data, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="durak-game-{game.pk}.json"'
+    return response
+
+
+@require_GET
+def leaderboards(request):
+    """One leaderboard per player count (2, 3–4, 5–6) and one for team play."""
+    names = {"2": _("Two players"), "3-4": _("3–4 players"), "5-6": _("5–6 players"),
+             standings.TEAMS: _("Teams")}
+    bracket = request.GET.get("players", "2")
+    if bracket not in names:
+        bracket = "2"
+    return render(request, "games/leaderboards.html", {
+        "brackets": [(key, names[key]) for key in (*BRACKETS, standings.TEAMS)],
+        "bracket": bracket, "bracket_name": names[bracket],
+        "rows": standings.leaderboard(bracket), "min_games": MIN_GAMES,
+    })

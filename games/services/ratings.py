@@ -1,0 +1,126 @@
+"""Ratings: openskill's Plackett-Luce model over the places of a finished match.
+
+A match ranks its players (or teams) by deals lost, fewest first (R24): in a one-deal
+match the durak comes last and everyone else shares first place (R21); a team wins or
+loses together (R31). A forfeit (section 10) puts the forfeiting side last. Bots play at a
+fixed rating per level and are never updated. Casual games, aborted games and games
+without a person change nothing. Every rated player gets a RatingChange row (the history).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from openskill.models import PlackettLuce
+
+from ..models import Game, Rating, RatingChange, Seat
+
+MODEL = PlackettLuce()  # mu 25, sigma 25/3 for a newcomer
+BOT_SIGMA = 1.0
+BOT_RATINGS = {  # mu per level: fixed, so playing bots moves a rating sensibly
+    "easy": 15.0,
+    "medium": 22.0,
+    "hard": 27.0,
+    "expert": 31.0,
+}
+# Shown to people on a familiar scale: a newcomer is 1500 ± 1500 (mu ± 3 sigma).
+SCALE = 60
+MIN_GAMES = 3  # a leaderboard lists players with at least this many rated games
+BRACKETS = {  # leaderboard: player counts per bracket (teams: every team game)
+    "2": (2, 2),
+    "3-4": (3, 4),
+    "5-6": (5, 6),
+}
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A rating for people: `value` ± `spread`, and the conservative `ordinal` to sort by."""
+
+    value: int
+    spread: int
+    ordinal: float
+
+
+def shown(mu: float, sigma: float) -> Shown:
+    return Shown(round(mu * SCALE), round(3 * sigma * SCALE), mu - 3 * sigma)
+
+
+def pool_of(game: Game) -> str:
+    return Rating.Pool.TEAMS if game.get_rules().teams else Rating.Pool.INDIVIDUAL
+
+
+def rating_of(player, pool: str) -> Rating:
+    """The player's rating row (unsaved with the newcomer's rating if they have none)."""
+    found = Rating.objects.filter(player=player, pool=pool).first()
+    return found or Rating(player=player, pool=pool, mu=MODEL.mu, sigma=MODEL.sigma)
+
+
+def places(game: Game) -> dict[int, int]:
+    """Team (or seat) -> place, 1 best, ties sharing a place: by deals lost (R24)."""
+    match = game.match()
+    losses = dict(match.losses)
+    if game.forfeited_seat is not None:  # section 10: the forfeiting side comes last
+        losses[match.rules.team_of(game.forfeited_seat)] = max(losses.values()) + 1
+    order = sorted(set(losses.values()))
+    return {side: order.index(lost) + 1 for side, lost in losses.items()}
+
+
+def rate_game(game: Game) -> list[RatingChange]:
+    """Update the ratings of a finished rated game's players, once; returns the changes.
+
+    Called by commit_change for every finished game (whatever ended it); does nothing for
+    a casual game, a game already rated, or a game without people.
+    """
+    if game.status != Game.Status.FINISHED or not game.rated or not game.state:
+        return []
+    if RatingChange.objects.filter(game=game).exists():
+        return []
+    seats: list[Seat] = list(game.seats.select_related("player").order_by("number"))
+    if not any(seat.player_id for seat in seats):
+        return []
+    pool = pool_of(game)
+    rules = game.get_rules()
+    place = places(game)
+    last = max(place.values())
+    with transaction.atomic():
+        # A player's rating row is locked while it changes (two games may end at once).
+        rows = {
+            seat.number: _locked_rating(seat.player, pool) for seat in seats if seat.player_id
+        }
+        sides = sorted(place)
+        teams = [[_model_rating(seat, rows) for seat in seats if rules.team_of(seat.number) == side]
+                 for side in sides]
+        rated = MODEL.rate(teams, ranks=[place[side] for side in sides])
+        after = {seat.number: new for side, team in zip(sides, rated)
+                 for seat, new in zip([s for s in seats if rules.team_of(s.number) == side], team)}
+        changes = []
+        for number, row in rows.items():
+            side = rules.team_of(number)
+            changes.append(RatingChange(
+                game=game, player_id=row.player_id, pool=pool, players=game.players,
+                place=place[side], lost=place[side] == last and len(set(place.values())) > 1,
+                mu_before=row.mu, sigma_before=row.sigma,
+                mu_after=after[number].mu, sigma_after=after[number].sigma,
+                at=game.finished_at))
+            row.mu, row.sigma = after[number].mu, after[number].sigma
+            row.games += 1
+            row.save()
+        RatingChange.objects.bulk_create(changes)
+    return changes
+
+
+def _locked_rating(player, pool: str) -> Rating:
+    Rating.objects.get_or_create(player=player, pool=pool,
+                                 defaults={"mu": MODEL.mu, "sigma": MODEL.sigma})
+    return Rating.objects.select_for_update().get(player=player, pool=pool)
+
+
+def _model_rating(seat: Seat, rows: dict[int, Rating]):
+    """A person's current rating (a bot standing in for them plays on their rating, so
+    their timeouts count against them), or the bot level's fixed one."""
+    if seat.number in rows:
+        row = rows[seat.number]
+        return MODEL.rating(mu=row.mu, sigma=row.sigma)
+    return MODEL.rating(mu=BOT_RATINGS.get(seat.bot_level, MODEL.mu), sigma=BOT_SIGMA)

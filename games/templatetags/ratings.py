@@ -1,0 +1,52 @@
+"""{% rating player %}: a player's rating, as people read it (1520 ±310), next to a name.
+
+Individual play unless `teams` is true; nothing for a player without a rated game.
+"""
+
+from django import template
+from django.utils.html import format_html
+from django.utils.translation import ngettext
+
+from .. import standings
+from ..models import Rating
+from ..services.ratings import Shown, shown
+
+register = template.Library()
+
+
+def rating_html(rating: Shown, games: int) -> str:
+    title = ngettext(
+        "Rating %(value)s, give or take %(spread)s, after %(n)s rated game",
+        "Rating %(value)s, give or take %(spread)s, after %(n)s rated games", games,
+    ) % {"value": rating.value, "spread": rating.spread, "n": games}
+    return format_html('<span class="rating" title="{}">{}&#8239;<small>±{}</small></span>',
+                       title, rating.value, rating.spread)
+
+
+@register.simple_tag
+def rating(player, teams=False):
+    if player is None or not getattr(player, "pk", None):
+        return ""
+    pool = Rating.Pool.TEAMS if teams else Rating.Pool.INDIVIDUAL
+    row = Rating.objects.filter(player=player, pool=pool).first()
+    if row is None:
+        return ""
+    return rating_html(shown(row.mu, row.sigma), row.games)
+
+
+@register.simple_tag
+def shown_rating(rating: Shown, games: int):
+    return rating_html(rating, games)
+
+
+@register.simple_tag
+def profile_of(player, viewer):
+    """{% profile_of player request.user as p %}: a profile's ratings (with their charts)
+    and games, as games.standings reads them."""
+    rows = {r.pool: r for r in Rating.objects.filter(player=player)}
+    pools = [{
+        "name": Rating.Pool(pool).label,
+        "rating": shown(row.mu, row.sigma), "games": row.games,
+        "chart": standings.chart(player, pool),
+    } for pool, row in sorted(rows.items())]
+    return {"ratings": pools, **standings.record(player, viewer)}
