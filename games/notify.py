@@ -15,6 +15,7 @@ from django.db import transaction
 logger = logging.getLogger(__name__)
 
 BOT_TURN = "games.tasks.bot_turn"
+COACH_HINT = "games.tasks.coach_hint"
 
 
 def group_name(game_id: int) -> str:
@@ -85,3 +86,8 @@ def people_changed(user_ids, *, lobby: bool = False) -> None:
 def queue_bot_turn(game_id: int, version: int) -> None:
     """Queue `games.tasks.bot_turn(game_id, version)` by name (eager Celery runs it now)."""
     current_app.signature(BOT_TURN, args=(game_id, version)).apply_async()
+
+
+def queue_hint(game_id: int, version: int, seat: int) -> None:
+    """Queue `games.tasks.coach_hint` by name (eager Celery runs it now)."""
+    current_app.signature(COACH_HINT, args=(game_id, version, seat)).apply_async()

@@ -36,3 +36,9 @@ def send_reminders() -> int:
 def send_summaries() -> int:
     """Beat: the daily "games waiting for your move" emails."""
     return services.send_summaries()
+
+
+@shared_task(ignore_result=True)
+def coach_hint(game_id: int, version: int, seat: int) -> bool:
+    """The coach's hint for one seat at one version (games.services.coach)."""
+    return services.compute_hint(game_id, version, seat)

@@ -94,6 +94,23 @@ def create(request):
     return _redirect(request, Game(pk=game_id))
 
 
+@login_required
+def hint(request, game_id):
+    """POST asks the coach (casual games, your own seat); GET ?version= collects its hint."""
+    if request.method not in ("GET", "POST"):
+        return HttpResponse(status=405)
+    context = {"game_id": game_id}
+    try:
+        if request.method == "POST":
+            context["version"], _seat = services.ask_hint(game_id, request.user)
+        else:
+            context["version"] = services.parse_version(request.GET.get("version"))
+        context["hint"] = services.hint_for(game_id, request.user, context["version"])
+    except services.GameError as exc:
+        return render(request, "games/_hint.html", {"message": exc.message}, status=exc.status)
+    return render(request, "games/_hint.html", context)
+
+
 @require_POST
 @login_required
 def vacation(request):

@@ -18,6 +18,7 @@ from .clocks import (
     timeout_action,
     wake_stalled_bots,
 )
+from .coach import ask_hint, compute_hint, hint_for
 from .core import bot_holds_initiative, can_view, parse_version, seat_of
 from .errors import (
     BadRequest,
@@ -50,6 +51,7 @@ __all__ = [
     "BOT_MOVES_PER_TASK", "bot_action", "run_bots",
     "claim_match", "claimable", "play", "sweep_expired", "timeout", "timeout_action",
     "wake_stalled_bots",
+    "ask_hint", "compute_hint", "hint_for",
     "bot_holds_initiative", "can_view", "parse_version", "seat_of",
     "BadRequest", "Conflict", "Forbidden", "GameError", "IllegalMove", "NotFound",
     "NotYourTurn", "StaleVersion", "TimeRanOut",
