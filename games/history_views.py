@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
-from . import replay, services, standings
+from . import notify, replay, review, services, standings
 from .models import Game
 from .services.ratings import BRACKETS, MIN_GAMES
 
@@ -57,7 +58,35 @@ def replay_page(request, game_id):
         "next_url": link(number + 1) if number < last else "",
         "export_url": reverse("export_game", args=[game.pk])
         + (f"?{urlencode({'invite': invite})}" if invite else ""),
+        "review": _review_marks(game, link),
+        "may_ask_review": services.seat_of(game, request.user) is not None
+        or request.user.is_staff,
     })
+
+
+def _review_marks(game, link):
+    """The coach's marks in words, each linked to its move (None: no review yet)."""
+    marks = review.kept(game)
+    if marks is None:
+        return None
+    seats = {s.number: s.name for s in game.seats.select_related("player")}
+    return [{**m, "name": seats.get(m["seat"], "?"), "url": link(m["step"]),
+             "played_words": review.action_words(m["played"]),
+             "better_words": review.action_words(m["better"])} for m in marks]
+
+
+@require_POST
+@login_required
+def ask_review(request, game_id):
+    """A player of a finished game asks the coach to review it (a Celery task)."""
+    game = _visible_game(request, game_id)
+    if not game.is_over:
+        return _refused(request, game, _("The coach reviews a game once it has ended."), 409)
+    if services.seat_of(game, request.user) is None and not request.user.is_staff:
+        return _refused(request, game, _("Only the game's players can ask for its review."), 403)
+    if review.kept(game) is None:
+        notify.queue_review(game.pk)
+    return redirect(reverse("replay", args=[game.pk]) + "#review")
 
 
 @require_GET

@@ -16,6 +16,7 @@ logger = logging.getLogger(__name__)
 
 BOT_TURN = "games.tasks.bot_turn"
 COACH_HINT = "games.tasks.coach_hint"
+REVIEW_GAME = "games.tasks.review_game"
 
 
 def group_name(game_id: int) -> str:
@@ -91,3 +92,8 @@ def queue_bot_turn(game_id: int, version: int) -> None:
 def queue_hint(game_id: int, version: int, seat: int) -> None:
     """Queue `games.tasks.coach_hint` by name (eager Celery runs it now)."""
     current_app.signature(COACH_HINT, args=(game_id, version, seat)).apply_async()
+
+
+def queue_review(game_id: int) -> None:
+    """Queue `games.tasks.review_game` by name."""
+    current_app.signature(REVIEW_GAME, args=(game_id,)).apply_async()

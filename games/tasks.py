@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import services
+from . import review, services
+from .models import Game
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -42,3 +43,12 @@ def send_summaries() -> int:
 def coach_hint(game_id: int, version: int, seat: int) -> bool:
     """The coach's hint for one seat at one version (games.services.coach)."""
     return services.compute_hint(game_id, version, seat)
+
+
+@shared_task(ignore_result=True)
+def review_game(game_id: int) -> int:
+    """The coach's review of a finished game (games.review); how many moves it marked."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not game.is_over:
+        return 0
+    return len(review.compute(game))

@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:game_id>/play/", views.play, name="play"),
     path("games/<int:game_id>/hint/", views.hint, name="hint"),
     path("games/<int:game_id>/replay/", history_views.replay_page, name="replay"),
+    path("games/<int:game_id>/review/", history_views.ask_review, name="ask_review"),
     path("games/<int:game_id>/export.json", history_views.export_game, name="export_game"),
     path("leaderboards/", history_views.leaderboards, name="leaderboards"),
 ]

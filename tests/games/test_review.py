@@ -1,0 +1,56 @@
+"""The coach's review of a finished game, on the replay page."""
+
+import re
+from datetime import timedelta
+
+import pytest
+
+from games import replay, services
+from games.models import Game
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+MARK = re.compile(r'href="/games/(\d+)/replay/\?move=(\d+)">Move \d+</a>:\s*alice chose to')
+
+
+def _finished(alice, classic):
+    """alice plays her first legal move each turn against a bot until the game ends."""
+    game = services.create_game(alice, classic, players=2, bots=["easy"],
+                                move_time=timedelta(hours=1))
+    for _ in range(300):
+        game.refresh_from_db()
+        if not game.is_playing:
+            break
+        deal = game.match().deal
+        token = deal.legal_actions(0)[-1].token()  # the last: often a poor choice
+        services.play(game.pk, alice, [token], game.version)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+def test_a_player_asks_for_a_review_and_sees_marked_moves(alice_client, alice, classic, seeded):
+    game = _finished(alice, classic)
+    page = alice_client.get(f"/games/{game.pk}/replay/").content.decode()
+    assert "Ask the coach for a review" in page
+    response = alice_client.post(f"/games/{game.pk}/review/")  # eager Celery: done at once
+    assert response.status_code == 302
+    page = alice_client.get(f"/games/{game.pk}/replay/").content.decode()
+    assert "Ask the coach for a review" not in page
+    marks = MARK.findall(page)
+    assert marks, page[page.index('id="review"'):][:600]
+    moves = replay.moves_of(game)
+    for game_id, step in marks:
+        seat, _tokens = moves[int(step) - 1]
+        assert int(game_id) == game.pk and seat == 0  # alice's own moves, at their step
+
+
+def test_only_players_ask_and_only_when_the_game_is_over(client, alice, bob, classic, seeded):
+    game = services.create_game(alice, classic, players=2, bots=["easy"])
+    client.force_login(alice)
+    assert client.post(f"/games/{game.pk}/review/").status_code == 409
+    finished = _finished(alice, classic)
+    client.force_login(bob)
+    assert client.post(f"/games/{finished.pk}/review/").status_code == 403
+    assert "No review of this game yet." in client.get(
+        f"/games/{finished.pk}/replay/").content.decode()
