@@ -102,6 +102,8 @@ def test_a_private_game_replays_only_for_those_who_could_see_it(alice, bob, caro
     assert client_for(carol).get(f"/games/{game.pk}/replay/").status_code == 404
     assert client_for(carol).get(f"/games/{game.pk}/export.json").status_code == 404
     assert client_for(bob).get(f"/games/{game.pk}/replay/").status_code == 200
+    table_page = client_for(carol).get(f"/games/{game.pk}/", {"invite": game.invite_token})
+    assert f'href="/games/{game.pk}/replay/?invite={game.invite_token}"' in table_page.content.decode()
     r = client_for(carol).get(f"/games/{game.pk}/replay/", {"invite": game.invite_token})
     assert r.status_code == 200 and f"invite={game.invite_token}" in r.content.decode()
     assert client_for(carol).get("/games/999999/replay/").status_code == 404
