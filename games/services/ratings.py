@@ -83,30 +83,27 @@ def rate_game(game: Game) -> list[RatingChange]:
     pool = pool_of(game)
     rules = game.get_rules()
     place = places(game)
+    sides = sorted(place)
+    members = {side: [s for s in seats if rules.team_of(s.number) == side] for side in sides}
+    decided = len(set(place.values())) > 1  # not a draw all round
     last = max(place.values())
     with transaction.atomic():
         # A player's rating row is locked while it changes (two games may end at once).
-        rows = {
-            seat.number: _locked_rating(seat.player, pool) for seat in seats if seat.player_id
-        }
-        sides = sorted(place)
-        teams = [[_model_rating(seat, rows) for seat in seats if rules.team_of(seat.number) == side]
-                 for side in sides]
+        rows = {s.number: _locked_rating(s.player, pool) for s in seats if s.player_id}
+        teams = [[_model_rating(seat, rows) for seat in members[side]] for side in sides]
         rated = MODEL.rate(teams, ranks=[place[side] for side in sides])
         after = {seat.number: new for side, team in zip(sides, rated)
-                 for seat, new in zip([s for s in seats if rules.team_of(s.number) == side], team)}
+                 for seat, new in zip(members[side], team)}
         changes = []
         for number, row in rows.items():
-            side = rules.team_of(number)
+            side, new = rules.team_of(number), after[number]
             changes.append(RatingChange(
                 game=game, player_id=row.player_id, pool=pool, players=game.players,
-                place=place[side], lost=place[side] == last and len(set(place.values())) > 1,
-                mu_before=row.mu, sigma_before=row.sigma,
-                mu_after=after[number].mu, sigma_after=after[number].sigma,
-                at=game.finished_at))
-            row.mu, row.sigma = after[number].mu, after[number].sigma
-            row.games += 1
-            row.save()
+                place=place[side], lost=decided and place[side] == last,
+                mu_before=row.mu, sigma_before=row.sigma, mu_after=new.mu,
+                sigma_after=new.sigma, at=game.finished_at))
+            row.mu, row.sigma, row.games = new.mu, new.sigma, row.games + 1
+            row.save(update_fields=["mu", "sigma", "games"])
         RatingChange.objects.bulk_create(changes)
     return changes
 

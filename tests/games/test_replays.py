@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from games import replay
+from games import replay, services
 from games.engine import Match
 from games.engine.replay import replay as engine_replay
 from games.models import Game, Move
@@ -102,6 +102,8 @@ def test_a_private_game_replays_only_for_those_who_could_see_it(alice, bob, caro
     assert client_for(carol).get(f"/games/{game.pk}/replay/").status_code == 404
     assert client_for(carol).get(f"/games/{game.pk}/export.json").status_code == 404
     assert client_for(bob).get(f"/games/{game.pk}/replay/").status_code == 200
+    table_page = client_for(carol).get(f"/games/{game.pk}/", {"invite": game.invite_token})
+    assert f'href="/games/{game.pk}/replay/?invite={game.invite_token}"' in table_page.content.decode()
     r = client_for(carol).get(f"/games/{game.pk}/replay/", {"invite": game.invite_token})
     assert r.status_code == 200 and f"invite={game.invite_token}" in r.content.decode()
     assert client_for(carol).get("/games/999999/replay/").status_code == 404
@@ -117,3 +119,18 @@ def test_the_export_downloads_a_record_the_engine_replays(alice, bob, classic, s
     assert len(data["dealt"][0]["deck"]) == 36
     assert [s["name"] for s in data["game"]["seats"]] == ["alice", "bob"]
     assert engine_replay(data).to_json() == game.state
+
+
+def test_a_game_aborted_in_play_replays_to_where_it_stopped(alice, bob, admin, classic, seeded):
+    game = table(alice, classic, [bob])
+    for _ in range(5):  # a few moves, then staff abort it
+        deal = game.match().deal
+        services.play_seat(game.pk, deal.to_act, [deal.legal_actions(deal.to_act)[0].token()],
+                           game.version)
+        game.refresh_from_db()
+    services.abort_game(game.pk, admin)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    assert_replays_exactly(game)
+    body = client_for(bob).get(f"/games/{game.pk}/replay/?move=5").content.decode()
+    assert "Move 5 of 5" in body
