@@ -71,7 +71,7 @@ class CreateGameForm(forms.Form):
             return data
         if players not in preset.player_counts:
             self.add_error("players", _("%(preset)s is played by %(min)s to %(max)s players.") % {
-                "preset": preset.name, "min": preset.min_players, "max": preset.max_players})
+                "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
             return data
         try:
             preset.rules(players)

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .describe import duration
@@ -131,7 +132,18 @@ class RulePreset(models.Model):
         verbose_name_plural = _("rule presets")
 
     def __str__(self):
-        return self.name
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """The name in the reader's language (the seeded presets' names are translated;
+        a name an admin typed stays as typed)."""
+        return gettext(self.name)
+
+    @property
+    def about(self) -> str:
+        """The description in the reader's language, likewise."""
+        return gettext(self.description) if self.description else ""
 
     def options(self) -> dict:
         """The rule options without players, as Rules takes them."""

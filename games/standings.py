@@ -118,7 +118,7 @@ def record(player, viewer) -> dict:
         if game.status != Game.Status.FINISHED or not game.state:
             continue
         lost = seat_lost(game, seat)
-        row = presets.setdefault(game.preset.name, {"name": game.preset.name, "played": 0,
+        row = presets.setdefault(game.preset.name, {"name": game.preset.label, "played": 0,
                                                     "lost": 0})
         row["played"] += 1
         row["lost"] += int(lost)

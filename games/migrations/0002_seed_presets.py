@@ -1,41 +1,52 @@
 """Seed the rule presets of issue 3 (RULES.md section 9 options)."""
 
 from django.db import migrations
+from django.utils.translation import gettext_noop
+
+# The words are marked for translation (RulePreset.label and .about show them in the
+# reader's language); the database keeps them in English.
 
 PRESETS = [
     dict(
-        name="Classic", position=10, min_players=2, max_players=6,
-        description="Podkidnoy Durak as most people play it: 36 cards, six in hand, everybody "
-        "may throw in (only the defender's neighbours at five or six players), trump 6 "
-        "exchange.",
+        name=gettext_noop("Classic"), position=10, min_players=2, max_players=6,
+        description=gettext_noop(
+            "Podkidnoy Durak as most people play it: 36 cards, six in hand, everybody "
+            "may throw in (only the defender's neighbours at five or six players), trump 6 "
+            "exchange."),
     ),
     dict(
-        name="Perevodnoy (transfer)", position=20, min_players=2, max_players=6, transfer=True,
-        description="Transfer durak: before beating anything, the defender may pass the attack "
-        "on by adding a card of the same rank (R32).",
+        name=gettext_noop("Perevodnoy (transfer)"), position=20, min_players=2, max_players=6, transfer=True,
+        description=gettext_noop(
+            "Transfer durak: before beating anything, the defender may pass the attack "
+            "on by adding a card of the same rank."),
     ),
     dict(
-        name="Pairs 2x2", position=30, min_players=4, max_players=4, teams="2x2",
-        description="Four players in two pairs, partners sitting opposite. A pair loses when "
-        "only its players still hold cards.",
+        name=gettext_noop("Pairs 2x2"), position=30, min_players=4, max_players=4, teams="2x2",
+        description=gettext_noop(
+            "Four players in two pairs, partners sitting opposite. A pair loses when "
+            "only its players still hold cards."),
     ),
     dict(
-        name="Two teams of three", position=40, min_players=6, max_players=6, teams="2x3",
-        description="Six players in two teams of three, seated alternately.",
+        name=gettext_noop("Two teams of three"), position=40, min_players=6, max_players=6, teams="2x3",
+        description=gettext_noop(
+            "Six players in two teams of three, seated alternately."),
     ),
     dict(
-        name="Three pairs", position=50, min_players=6, max_players=6, teams="3x2",
-        description="Six players in three pairs, partners sitting opposite.",
+        name=gettext_noop("Three pairs"), position=50, min_players=6, max_players=6, teams="3x2",
+        description=gettext_noop(
+            "Six players in three pairs, partners sitting opposite."),
     ),
     dict(
-        name="First bout five", position=60, min_players=2, max_players=6, first_bout_limit=5,
-        description="Classic rules, but at most five cards may be played in the first bout of "
-        "a deal.",
+        name=gettext_noop("First bout five"), position=60, min_players=2, max_players=6, first_bout_limit=5,
+        description=gettext_noop(
+            "Classic rules, but at most five cards may be played in the first bout of "
+            "a deal."),
     ),
     dict(
-        name="Prostoy", position=70, min_players=2, max_players=6, hand_size=5,
+        name=gettext_noop("Prostoy"), position=70, min_players=2, max_players=6, hand_size=5,
         throw_in="main_only",
-        description="Simple durak: five cards in hand, and only the main attacker attacks.",
+        description=gettext_noop(
+            "Simple durak: five cards in hand, and only the main attacker attacks."),
     ),
 ]
 

@@ -65,7 +65,7 @@ def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level
         raise BadRequest(_("That rule preset is not offered."))
     if isinstance(players, bool) or not isinstance(players, int) or players not in preset.player_counts:
         raise BadRequest(_("%(preset)s is played by %(min)s to %(max)s players.") % {
-            "preset": preset.name, "min": preset.min_players, "max": preset.max_players})
+            "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
     try:
         rules = preset.rules(players)
     except ValueError as exc:
