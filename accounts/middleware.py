@@ -1,6 +1,13 @@
-"""The language a logged-in player saved on their profile wins over the browser's."""
+"""The language a logged-in player saved on their profile wins over the browser's; times
+are shown in the player's own time zone."""
 
-from django.utils import translation
+import functools
+import zoneinfo
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone, translation
+
+TIME_ZONE_COOKIE = "tz"  # set by static/js/clock.js from the browser (Intl)
 
 
 class PlayerLanguageMiddleware:
@@ -16,3 +23,43 @@ class PlayerLanguageMiddleware:
             translation.activate(language)
             request.LANGUAGE_CODE = language
         return self.get_response(request)
+
+
+@functools.cache
+def _zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def valid_time_zone(name) -> str:
+    """`name` if it is a known IANA zone, else ""."""
+    return name if isinstance(name, str) and name in _zones() else ""
+
+
+def activate_time_zone(name: str) -> None:
+    if valid_time_zone(name):
+        timezone.activate(zoneinfo.ZoneInfo(name))
+    else:
+        timezone.deactivate()
+
+
+class TimeZoneMiddleware:
+    """After AuthenticationMiddleware: the browser's zone (its cookie) is saved on the
+    player's profile when it changes, and the page's times are shown in it (or in the
+    profile's zone, or the site's)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        zone = valid_time_zone(request.COOKIES.get(TIME_ZONE_COOKIE))
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            if zone and zone != user.time_zone:
+                get_user_model().objects.filter(pk=user.pk).update(time_zone=zone)
+                user.time_zone = zone
+            zone = zone or user.time_zone
+        activate_time_zone(zone)
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()

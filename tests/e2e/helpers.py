@@ -91,6 +91,18 @@ def sign_up(page: Page, username: str) -> None:
     expect(page.locator(".site-header")).to_contain_text(username)
 
 
+def log_in(new_page, username: str, **options) -> Person:
+    """A fresh browser context (`options`: viewport, timezone_id…) logged in as `username`."""
+    person = watch(new_page(**options), username)
+    page = person.page
+    page.goto("/accounts/login/")
+    page.get_by_label("Username:").fill(username)
+    page.get_by_label("Password:").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/")
+    return person
+
+
 # ----------------------------------------------------------------------------- lobby
 def create_game(page: Page, *, preset="Classic", players=2, bots=0, level="medium",
                 deals=1, private=False) -> int:

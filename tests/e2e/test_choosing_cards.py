@@ -9,7 +9,8 @@ from playwright.sync_api import expect
 
 from games import notify, services
 from games.models import RulePreset
-from tests.e2e.helpers import PASSWORD, wait_state, watch
+from tests.e2e import helpers
+from tests.e2e.helpers import PASSWORD, wait_state
 from tests.e2e.test_screenshots import SIZES, shoot
 from tests.stacking import stack_new_matches
 
@@ -30,14 +31,7 @@ def stacked_game(monkeypatch, first, second, preset):
 
 def log_in(new_page, django_user_model, username, **options):
     user = django_user_model.objects.create_user(username=username, password=PASSWORD)
-    person = watch(new_page(**options), username)
-    page = person.page
-    page.goto("/accounts/login/")
-    page.get_by_label("Username:").fill(username)
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url("**/")
-    return user, person
+    return user, helpers.log_in(new_page, username, **options)
 
 
 def hand_card(page, code):
