@@ -158,10 +158,12 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None) -> dict:
          "defence_class": "defence last" if d in fresh else "defence"}
         for a, d in view["table"]
     ]
+    beating = {o["card"] for options in defend_options.values() for o in options}
     hand = [
         {"card": c, "rank": c[0],
          "action": moves["attack"].get(c) or moves["transfer"].get(c) or "",
-         "transfer": c in moves["transfer"] and c not in moves["attack"]}
+         "transfer": c in moves["transfer"] and c not in moves["attack"],
+         "beats": c in beating}  # a click on it beats a card (static/js/table.js)
         for c in sort_hand(view["hand"] or [], view["trump"])
     ]
     selectable = bool(moves["attack"] or moves["transfer"] or defend_options)

@@ -158,6 +158,13 @@ class Move:
     after: int  # the version after the page's own answer
 
 
+def alone(page: Page) -> bool:
+    """Whether a hand card clicked now plays at once: it can only go alone (the form's
+    data-max is 1) and no attack card is to be beaten."""
+    return page.evaluate("""() => { const f = document.querySelector('#move');
+        return !!f && f.dataset.max === '1' && !f.querySelector('fieldset.beat'); }""")
+
+
 def choose_and_play(person: Person, rng: random.Random) -> Move:
     """On this person's turn, click a legal move that the page offers and wait for the
     answer: a lead or throw-in with the first card offered, a beat of the first unbeaten
@@ -179,9 +186,12 @@ def choose_and_play(person: Person, rng: random.Random) -> Move:
         button = play
     elif cards.count() and (not state["table"] or not pass_.count() or rng.random() < 0.3):
         kind = "attack" if not state["table"] else "throw in"
-        cards.first.click()
-        expect(cards.first.locator("input")).to_be_checked()
-        button = play
+        if alone(page):  # a card that can only go alone plays at once (static/js/table.js)
+            button = cards.first
+        else:
+            cards.first.click()
+            expect(cards.first.locator("input")).to_be_checked()
+            button = play
     elif take.count():
         kind, button = "take", take
     elif pass_.count():

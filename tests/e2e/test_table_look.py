@@ -4,6 +4,7 @@ phone's screen at once, your turn in the tab's title and icon, the last move hig
 and said in words (and to screen readers)."""
 
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -31,7 +32,8 @@ def bout_in_play(monkeypatch, django_user_model, players: int, seed: int):
     rng.shuffle(deck)
     stack_new_matches(monkeypatch, deck, seed=f"look-{seed}")
     monkeypatch.setattr(notify, "game_changed", lambda *args, **kwargs: None)
-    users = [django_user_model.objects.create_user(username=n, password=PASSWORD)
+    users = [django_user_model.objects.filter(username=n).first()
+             or django_user_model.objects.create_user(username=n, password=PASSWORD)
              for n in NAMES[:players]]
     game = services.create_game(users[0], RulePreset.objects.get(name="Classic"),
                                 players=players, deals=1, move_time=timedelta(minutes=5))
@@ -96,3 +98,30 @@ def test_the_table_at_phone_and_desktop_size(new_page, django_user_model, monkey
                 "#table fieldset.hand .card", "#table .pairs", "#table .buttons button"])
             assert not missing, missing
         shoot(page, f"table-{players}p-{size}", SIZES[size])
+
+
+def test_the_last_moves_cards_move_in_unless_motion_is_reduced(
+        new_page, django_user_model, monkeypatch):
+    game, _ = bout_in_play(monkeypatch, django_user_model, 2, seed=2)
+    animation = "() => getComputedStyle(document.querySelector('#table .card.last')).animationName"
+    for motion, expected in (("no-preference", "deal-in"), ("reduce", "none")):
+        person = helpers.log_in(new_page, "pia", reduced_motion=motion)
+        person.page.goto(f"/games/{game.pk}/")
+        wait_state(person, "(s) => s.mine")
+        assert person.page.evaluate(animation) == expected, motion
+
+
+def test_the_waiting_room_and_my_games(new_page, django_user_model, monkeypatch):
+    monkeypatch.setattr(notify, "game_changed", lambda *args, **kwargs: None)
+    pia = django_user_model.objects.create_user(username="pia", password=PASSWORD)
+    game = services.create_game(pia, RulePreset.objects.get(name="Classic"), players=3)
+    person = log_in(new_page, "pia", "phone")
+    page = person.page
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#table .seat-list")).to_contain_text("empty seat")
+    shoot(page, "table-waiting-phone", SIZES["phone"])
+    bout_in_play(monkeypatch, django_user_model, 4, seed=4)
+    page.goto("/games/mine/")
+    expect(page.locator(".my-games li.waiting .countdown")).to_have_text(
+        re.compile(r"^\d+ min, \d+ sec left$"))
+    shoot(page, "my-games-phone", SIZES["phone"])

@@ -33,6 +33,12 @@ def name(seat):
     return ["anna", "bob", "cleo"][seat]
 
 
+@pytest.fixture(autouse=True)
+def _english():
+    with translation.override("en"):
+        yield
+
+
 def test_the_last_move_is_one_seats_run_of_actions_with_what_followed():
     history = [
         {"type": "trump_card", "card": "6H"},
