@@ -151,6 +151,15 @@ def wait_ws_version(person: Person, version: int, timeout=TIMEOUT_MS / 1000) -> 
         person.page.wait_for_timeout(25)  # lets Playwright deliver events
 
 
+def open_table(person: Person, game_id: int, predicate_js: str = "(s) => true") -> dict:
+    """Go to the table and wait for `predicate_js` and for the live table that the socket
+    sends on connecting (so that no socket is still connecting when a test ends)."""
+    person.page.goto(f"/games/{game_id}/")
+    state = wait_state(person, predicate_js)
+    wait_ws_version(person, state["version"])
+    return state
+
+
 @dataclass
 class Move:
     kind: str  # what was clicked: beat, attack, throw in, take, pass

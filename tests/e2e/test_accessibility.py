@@ -1,11 +1,10 @@
 """axe-core (axe-playwright-python, which carries its own axe.min.js: no network) finds no
-serious or critical violation on the lobby and on a table in play."""
+serious or critical violation on the lobby, a table in play, My games and the profile."""
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.e2e.helpers import wait_state
-from tests.e2e.test_screenshots import SIZES
+from tests.e2e.helpers import open_table
 from tests.e2e.test_table_look import bout_in_play, log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -26,8 +25,8 @@ def test_the_lobby_and_a_table_in_play_have_no_serious_violation(
     page = person.page
     page.goto("/")
     assert serious(page) == []
-    page.goto(f"/games/{game.pk}/")
-    wait_state(person, "(s) => s.mine")
-    page.wait_for_timeout(400)  # the live table arrives over the socket after the page
+    open_table(person, game.pk, "(s) => s.mine")
     assert serious(page) == []
-    assert SIZES[size]
+    for url in ("/games/mine/", "/accounts/profile/"):
+        page.goto(url)
+        assert serious(page) == [], url

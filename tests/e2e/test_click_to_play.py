@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import RulePreset
-from tests.e2e.helpers import PASSWORD, wait_state
+from tests.e2e.helpers import PASSWORD, open_table, wait_state
 from tests.e2e.test_choosing_cards import log_in, stacked_game
 from tests.e2e.test_screenshots import SIZES, shoot
 
@@ -37,8 +37,7 @@ def test_the_defender_beats_by_clicking_and_is_asked_which_card(
     game = stacked_game(monkeypatch, olga, pia, RulePreset.objects.get(name="Classic"))
     game = services.play(game.pk, olga, ["attack:7S"], game.version)
     page = person.page
-    page.goto(f"/games/{game.pk}/")
-    wait_state(person, "(s) => s.mine")
+    open_table(person, game.pk, "(s) => s.mine")
 
     # 9♠ beats only the 7♠ on the table: one click plays it.
     state = answered(person, lambda: hand(page, "9S").click())

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from accounts.models import Player
 from games import notify, services
 from games.models import Game, RulePreset
-from tests.e2e.helpers import PASSWORD, log_in, wait_state
+from tests.e2e.helpers import PASSWORD, log_in, open_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -41,8 +41,7 @@ def test_the_countdown_in_two_time_zones(new_page, django_user_model, monkeypatc
     shown = {}
     for username, person in people.items():
         page = person.page
-        page.goto(f"/games/{game.pk}/")
-        wait_state(person, "(s) => true")
+        open_table(person, game.pk)
         # The browser's zone reached the profile (the cookie was set on the log-in page).
         assert Player.objects.get(username=username).time_zone == ZONES[username]
         local = Game.objects.get(pk=game.pk).deadline.astimezone(ZoneInfo(ZONES[username]))

@@ -15,7 +15,7 @@ from games.engine import Attack, Defend, Pass, Take
 from games.engine.cards import full_deck
 from games.models import RulePreset
 from tests.e2e import helpers
-from tests.e2e.helpers import PASSWORD, wait_state
+from tests.e2e.helpers import PASSWORD, open_table, wait_state
 from tests.e2e.test_screenshots import SIZES, shoot
 from tests.stacking import stack_new_matches
 
@@ -75,8 +75,7 @@ def test_the_table_at_phone_and_desktop_size(new_page, django_user_model, monkey
     for size in ("phone", "desktop"):
         person = log_in(new_page, "pia", size)
         page = person.page
-        page.goto(f"/games/{game.pk}/")
-        state = wait_state(person, "(s) => s.mine")
+        state = open_table(person, game.pk, "(s) => s.mine")
         table = page.locator("#table")
         # The other seats sit around the table with their card backs, in clockwise order
         # from pia's left; pia's own seat glows, since it is her move.
@@ -106,8 +105,7 @@ def test_the_last_moves_cards_move_in_unless_motion_is_reduced(
     animation = "() => getComputedStyle(document.querySelector('#table .card.last')).animationName"
     for motion, expected in (("no-preference", "deal-in"), ("reduce", "none")):
         person = helpers.log_in(new_page, "pia", reduced_motion=motion)
-        person.page.goto(f"/games/{game.pk}/")
-        wait_state(person, "(s) => s.mine")
+        open_table(person, game.pk, "(s) => s.mine")
         assert person.page.evaluate(animation) == expected, motion
 
 
@@ -117,7 +115,7 @@ def test_the_waiting_room_and_my_games(new_page, django_user_model, monkeypatch)
     game = services.create_game(pia, RulePreset.objects.get(name="Classic"), players=3)
     person = log_in(new_page, "pia", "phone")
     page = person.page
-    page.goto(f"/games/{game.pk}/")
+    open_table(person, game.pk)
     expect(page.locator("#table .seat-list")).to_contain_text("empty seat")
     shoot(page, "table-waiting-phone", SIZES["phone"])
     bout_in_play(monkeypatch, django_user_model, 4, seed=4)
@@ -125,3 +123,19 @@ def test_the_waiting_room_and_my_games(new_page, django_user_model, monkeypatch)
     expect(page.locator(".my-games li.waiting .countdown")).to_have_text(
         re.compile(r"^\d+ min, \d+ sec left$"))
     shoot(page, "my-games-phone", SIZES["phone"])
+
+
+def test_the_turn_sound_is_off_until_switched_on_and_remembered(
+        new_page, django_user_model, monkeypatch):
+    game, _ = bout_in_play(monkeypatch, django_user_model, 2, seed=2)
+    person = helpers.log_in(new_page, "pia")
+    page = person.page
+    open_table(person, game.pk, "(s) => s.mine")
+    toggle = page.get_by_role("button", name="Sound on my turn")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    wait_state(person, "(s) => s.mine")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("() => localStorage.getItem('durak-sound')") == "on"
