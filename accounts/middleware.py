@@ -1,12 +1,15 @@
 """The language a logged-in player saved on their profile wins over the browser's; when a
-player was last on the site."""
+player was last on the site; times are shown in the player's own time zone."""
 
+import functools
+import zoneinfo
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone, translation
 
 SEEN_EVERY = timedelta(minutes=1)  # at most one write per player per minute
+TIME_ZONE_COOKIE = "tz"  # set by static/js/clock.js from the browser (Intl)
 
 
 class PlayerLanguageMiddleware:
@@ -43,3 +46,43 @@ def seen(user, now=None) -> None:
     if user.last_seen is None or now - user.last_seen >= SEEN_EVERY:
         get_user_model().objects.filter(pk=user.pk).update(last_seen=now)
         user.last_seen = now
+
+
+@functools.cache
+def _zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def valid_time_zone(name) -> str:
+    """`name` if it is a known IANA zone, else ""."""
+    return name if isinstance(name, str) and name in _zones() else ""
+
+
+def activate_time_zone(name: str) -> None:
+    if valid_time_zone(name):
+        timezone.activate(zoneinfo.ZoneInfo(name))
+    else:
+        timezone.deactivate()
+
+
+class TimeZoneMiddleware:
+    """After AuthenticationMiddleware: the browser's zone (its cookie) is saved on the
+    player's profile when it changes, and the page's times are shown in it (or in the
+    profile's zone, or the site's)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        zone = valid_time_zone(request.COOKIES.get(TIME_ZONE_COOKIE))
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            if zone and zone != user.time_zone:
+                get_user_model().objects.filter(pk=user.pk).update(time_zone=zone)
+                user.time_zone = zone
+            zone = zone or user.time_zone
+        activate_time_zone(zone)
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()

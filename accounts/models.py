@@ -47,6 +47,9 @@ class Player(AbstractUser):
         choices=settings.LANGUAGES,
         help_text=_("The site's language for you; blank follows your browser."),
     )
+    # The browser's IANA zone ("Europe/Helsinki"), saved by accounts.middleware: times on
+    # the site are shown in it.
+    time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
     # accounts.names.skeleton_key of the username and display name: look-alikes are refused.
     username_skeleton = models.CharField(max_length=64, blank=True, editable=False,
                                          db_index=True)

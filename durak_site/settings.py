@@ -76,6 +76,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.PlayerLanguageMiddleware",  # a saved profile language wins
     "accounts.middleware.LastSeenMiddleware",  # no "your move" email for a move seen
+    "accounts.middleware.TimeZoneMiddleware",  # the browser's (and profile's) time zone
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from . import describe
-from .engine import Attack, Defend, ExchangeTrump, Pass, Take, Transfer
+from .engine import Attack, Card, Defend, ExchangeTrump, Pass, Take, Transfer
 from .models import Game, Seat
 
 
@@ -52,6 +52,51 @@ def _together(view: dict, rules, moves: dict) -> dict:
     return {"max": 1 if moves["transfer"] else 0, "same_rank": False, "ranks": ""}
 
 
+SUIT_ORDER = "SHCD"  # black and red take turns along the hand
+
+
+def sort_hand(codes: list[str], trump: str) -> list[str]:
+    """The hand as a player holds it: by suit, low to high, trumps last."""
+    def key(code):
+        card = Card.parse(code)
+        return (card.suit == trump, SUIT_ORDER.index(card.suit), card.rank)
+    return sorted(codes, key=key)
+
+
+ACTIONS = {"attack", "defend", "transfer", "take", "pass", "exchange"}
+
+
+def last_move(history: list[dict], name) -> dict | None:
+    """The last move, read from the deal's history: the trailing run of one seat's actions
+    (a lead and its throw-ins, a defence, a take), with what followed it (drawing, a
+    pick-up). `cards`: the cards that move put on the table, to highlight."""
+    end = len(history)
+    while end and history[end - 1].get("type") not in ACTIONS:
+        end -= 1
+    if not end:
+        return None
+    seat = history[end - 1].get("seat")
+    start = end - 1
+    while (start and history[start - 1].get("type") in ACTIONS
+           and history[start - 1].get("seat") == seat):
+        start -= 1
+    events = history[start:end]
+    return {
+        "seat": seat,
+        "line": " ".join(describe.history(history[start:], name)),
+        "cards": {e["card"] for e in events if e.get("type") in ("attack", "defend", "transfer")},
+    }
+
+
+def around(seats: list[Seat], me: Seat | None) -> list[Seat]:
+    """The other seats in the order they sit clockwise from the viewer's left (R2), so
+    that the table draws them around; a spectator sees every seat from seat 0."""
+    if me is None:
+        return list(seats)
+    n = len(seats)
+    return [seats[(me.number + k) % n] for k in range(1, n)]
+
+
 def side_name(game_rules, seats: list[Seat], side: int) -> str:
     """A seat's name in individual play; 'Team A (Anna, Bob)' in team play."""
     if game_rules.teams:
@@ -76,7 +121,7 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None) -> dict:
 
     playing = game.is_playing and not view["is_over"]
     table_seats = []
-    for seat in seats:
+    for seat in around(seats, me) + ([me] if me is not None else []):
         n = seat.number
         if n in view["out"]:
             role = _("out")
@@ -95,7 +140,7 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None) -> dict:
             "is_me": me is not None and me.number == n,
             "team": describe.team_name(view["teams"][n]) if view["teams"] else "",
             "hand_size": view["hand_sizes"][n],
-            "backs": range(min(view["hand_sizes"][n], 12)),
+            "backs": range(min(view["hand_sizes"][n], 8)),  # a fan; the count says the rest
             "known": view["known"][n] if not (me is not None and me.number == n) else [],
             "role": role,
             "to_act": playing and view["to_act"] == n,
@@ -104,15 +149,22 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None) -> dict:
     mine = me is not None and game.is_playing
     moves = _group_legal(deal.legal_actions(me.number) if mine else [])
     defend_options = moves["defend"]
+    last = last_move(view["history"], name)
+    fresh = last["cards"] if last else set()
     pairs = [
-        {"attack": a, "defence": d, "options": defend_options.get(a, []) if d is None else []}
+        {"attack": a, "defence": d, "options": defend_options.get(a, []) if d is None else [],
+         # CSS classes; "last": put there by the last move
+         "attack_class": "attack last" if a in fresh else "attack",
+         "defence_class": "defence last" if d in fresh else "defence"}
         for a, d in view["table"]
     ]
+    beating = {o["card"] for options in defend_options.values() for o in options}
     hand = [
         {"card": c, "rank": c[0],
          "action": moves["attack"].get(c) or moves["transfer"].get(c) or "",
-         "transfer": c in moves["transfer"] and c not in moves["attack"]}
-        for c in (view["hand"] or [])
+         "transfer": c in moves["transfer"] and c not in moves["attack"],
+         "beats": c in beating}  # a click on it beats a card (static/js/table.js)
+        for c in sort_hand(view["hand"] or [], view["trump"])
     ]
     selectable = bool(moves["attack"] or moves["transfer"] or defend_options)
 
@@ -148,6 +200,8 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None) -> dict:
         "selectable": selectable and my_turn,
         "my_turn": my_turn,
         "to_act_name": name(view["to_act"]) if playing else "",
+        "last_move": last,
+        "opponents": len(seats) - (1 if me is not None else 0),
         "log": list(reversed(describe.history(view["history"], name))),
         "tally": tally,
         "deal_number": match.deal_number,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from urllib.parse import urlencode
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib import messages
@@ -21,6 +22,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
+
+from accounts.middleware import valid_time_zone
 
 from . import once, services
 from .engine import ExchangeTrump, Pass, Take
@@ -145,10 +148,12 @@ def my_games(request):
             Game.Status.ABORTED: 4}
     rows = []
     for game in games:
-        mine = next(s for s in game.seats.all() if s.player_id == request.user.pk)
+        seats = list(game.seats.all())
+        mine = next(s for s in seats if s.player_id == request.user.pk)
         waiting = game.is_playing and game.turn_seat == mine.number and not mine.is_bot
-        rows.append({"game": game, "seat": mine, "waiting": waiting,
-                     "opponents": [s for s in game.seats.all() if s.pk != mine.pk]})
+        to_act = next((s.name for s in seats if s.number == game.turn_seat), "")
+        rows.append({"game": game, "seat": mine, "waiting": waiting, "to_act": to_act,
+                     "opponents": [s for s in seats if s.pk != mine.pk]})
     rows.sort(key=lambda r: (not r["waiting"], rank[r["game"].status]))
     return render(request, "games/my_games.html", {"rows": rows, "live_page": "mine"})
 
@@ -197,7 +202,10 @@ def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=
     ctx = _table_context(game, user, invite=invite, message=message)
     ctx.update({"csrf_token": csrf_token, "oob": oob,
                 "site_root": site_root or settings.SITE_URL.rstrip("/")})
-    return render_to_string(TABLE + "#table", ctx)
+    # No middleware here: the player's own time zone for the times shown (accounts).
+    zone = valid_time_zone(getattr(user, "time_zone", ""))
+    with timezone.override(ZoneInfo(zone) if zone else None):
+        return render_to_string(TABLE + "#table", ctx)
 
 
 def _render_table(request, game: Game, *, message=None, status=200):

@@ -1,7 +1,9 @@
-"""{% card "TH" %}: a card drawn in HTML with its code, its label and its spoken name.
+"""{% card "TH" %}: a card drawn in HTML and CSS with its code, its label and its spoken name.
 
-The markup is fixed so tests can look for a card: data-card="TH", the label "10♥" and
-the aria-label "10 of hearts" all appear; hidden cards are never passed to this tag.
+The markup is fixed so tests can look for a card: data-card="TH" and the aria-label
+"10 of hearts" appear; the face shows the rank and suit in two corners and a large suit
+in the middle (static/css/site.css draws it). Hidden cards are never passed to this tag:
+a card back (`{% card_back %}`) carries nothing about the card.
 """
 
 from django import template
@@ -9,18 +11,24 @@ from django.utils.html import format_html
 
 from .. import describe
 from ..engine import Card
+from ..engine.cards import RANK_NAMES
 
 register = template.Library()
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 @register.simple_tag
 def card(code, extra_class=""):
     c = Card.parse(code)
     colour = "red" if c.suit in "HD" else "black"
+    rank = RANK_NAMES.get(c.rank, str(c.rank))
+    suit = SUIT_SYMBOLS[c.suit]
     return format_html(
         '<span class="card {} {}" data-card="{}" role="img" aria-label="{}">'
-        '<span aria-hidden="true">{}</span></span>',
-        colour, extra_class, c.code, describe.spoken(c.code), c.label,
+        '<span class="face" aria-hidden="true"><span class="corner">{}<br>{}</span>'
+        '<span class="pip">{}</span><span class="corner end">{}<br>{}</span></span></span>',
+        colour, extra_class, c.code, describe.spoken(c.code), rank, suit, suit, rank, suit,
     )
 
 

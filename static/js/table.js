@@ -100,4 +100,149 @@
   }
   document.addEventListener("htmx:load", refresh);
   document.addEventListener("DOMContentLoaded", refresh);
+
+  // ------------------------------------------------------------- one click plays
+  // A hand card that can do only one thing plays at once: a card that can only go alone
+  // (data-max="1": a lead, a last throw-in, a transfer) and, for the defender, a card that
+  // beats just one attack card. A card that beats several makes the table ask which.
+  // While other cards are chosen, a click only adds the card to the move.
+  function chosen(form) {
+    return checked(form.querySelectorAll("input[name=action], fieldset.beat input[data-beat-with]"));
+  }
+  function beatWith(form, radio, play) {
+    checked(form.querySelectorAll("fieldset.beat input[data-beat-with]")).forEach(function (r) {
+      if (r === radio || r.dataset.beatWith !== radio.dataset.beatWith) return;
+      var none = r.closest("fieldset").querySelector("input[type=radio]:not([data-beat-with])");
+      r.checked = false;
+      if (none) none.checked = true;
+    });
+    radio.disabled = false;
+    radio.checked = true;
+    update(form);
+    closeAsk(form);
+    if (play) form.requestSubmit();
+  }
+  function closeAsk(form) {
+    var ask = form.querySelector(".ask");
+    if (ask) ask.remove();
+  }
+  function ask(form, button, radios, play) {
+    closeAsk(form);
+    var box = document.createElement("div");
+    box.className = "ask";
+    box.setAttribute("role", "group");
+    var question = document.createElement("p");
+    question.textContent = form.dataset.ask;
+    question.id = "ask-question";
+    box.setAttribute("aria-labelledby", question.id);
+    box.appendChild(question);
+    var name = button.querySelector(".card").getAttribute("aria-label");
+    radios.forEach(function (radio) {
+      var attack = radio.closest(".pair").querySelector(".card.attack");
+      var legend = radio.closest("fieldset").querySelector("legend").textContent;
+      var choice = document.createElement("button");
+      choice.type = "button";
+      choice.className = "choice";
+      choice.setAttribute("aria-label", legend.trim() + " " + name);
+      var face = attack.cloneNode(true);
+      face.removeAttribute("data-card");
+      face.removeAttribute("role");
+      face.removeAttribute("aria-label");
+      face.classList.add("small");
+      face.classList.remove("last");
+      choice.appendChild(face);
+      choice.addEventListener("click", function () { beatWith(form, radio, play); });
+      box.appendChild(choice);
+    });
+    var cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "secondary";
+    cancel.textContent = form.dataset.cancel;
+    cancel.addEventListener("click", function () { closeAsk(form); button.focus(); });
+    box.appendChild(cancel);
+    button.closest("fieldset").before(box);
+    box.querySelector("button").focus();
+  }
+  document.addEventListener("click", function (event) {
+    var form = moveForm(), target = event.target;
+    if (!form || !target.closest || !form.contains(target)) return;
+    var label = target.closest("fieldset.hand label.pick");
+    if (label) {
+      var box = label.querySelector("input[type=checkbox]");
+      var others = chosen(form).filter(function (b) { return b !== box; });
+      if (!box || box.disabled || box.checked || others.length ||
+          form.dataset.max !== "1" || form.querySelector("fieldset.beat")) return;
+      event.preventDefault();
+      box.checked = true;
+      form.requestSubmit();
+      return;
+    }
+    var button = target.closest("fieldset.hand button.beat-with");
+    if (!button) return;
+    var radios = Array.prototype.filter.call(
+      form.querySelectorAll("fieldset.beat input[data-beat-with]"),
+      function (r) { return r.dataset.beatWith === button.dataset.beatWith; });
+    var play = chosen(form).length === 0;
+    if (radios.length === 1) beatWith(form, radios[0], play);
+    else if (radios.length > 1) ask(form, button, radios, play);
+  });
+  document.addEventListener("keydown", function (event) {
+    var form = moveForm();
+    if (event.key === "Escape" && form && form.querySelector(".ask")) closeAsk(form);
+  });
+
+  // ------------------------------------------------------------- your turn, the last move
+  // The tab's title and icon say when it is your move; an optional short sound (off
+  // unless the player switches it on: remembered in this browser); the live region
+  // #announcer (outside the swapped table) tells screen readers each new move.
+  var baseTitle = document.title, icon = document.querySelector("link[rel=icon]");
+  var baseIcon = icon ? icon.getAttribute("href") : "";
+  var wasMyTurn = null, announced = null, SOUND = "durak-sound";
+
+  function soundOn() {
+    try { return localStorage.getItem(SOUND) === "on"; } catch (e) { return false; }
+  }
+  function beep() {
+    var Audio = window.AudioContext || window.webkitAudioContext;
+    if (!Audio) return;
+    try {
+      var ctx = new Audio(), osc = ctx.createOscillator(), gain = ctx.createGain();
+      osc.frequency.value = 660;
+      gain.gain.setValueAtTime(0.08, ctx.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.25);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start();
+      osc.stop(ctx.currentTime + 0.25);
+    } catch (e) { /* no sound, no harm */ }
+  }
+
+  function showTurn() {
+    var table = document.getElementById("table");
+    if (!table) return;
+    var mine = table.hasAttribute("data-my-turn");
+    document.title = mine ? "(1) " + table.dataset.turnTitle : baseTitle;
+    if (icon) icon.setAttribute("href", mine ? baseIcon.replace("favicon.svg", "favicon-turn.svg") : baseIcon);
+    if (mine && wasMyTurn === false && soundOn()) beep();
+    wasMyTurn = mine;
+
+    var toggle = table.querySelector(".sound-toggle");
+    if (toggle) {
+      toggle.hidden = false;
+      toggle.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+    }
+    var line = table.querySelector(".last-move"), announcer = document.getElementById("announcer");
+    var text = line ? line.textContent.replace(/\s+/g, " ").trim() : "";
+    if (announcer && announced !== null && text && text !== announced) announcer.textContent = text;
+    announced = text;
+  }
+  document.addEventListener("click", function (event) {
+    var toggle = event.target.closest && event.target.closest(".sound-toggle");
+    if (!toggle) return;
+    var on = !soundOn();
+    try { localStorage.setItem(SOUND, on ? "on" : "off"); } catch (e) { /* private mode */ }
+    toggle.setAttribute("aria-pressed", on ? "true" : "false");
+    if (on) beep();
+  });
+  document.addEventListener("htmx:load", showTurn);
+  document.addEventListener("DOMContentLoaded", showTurn);
 })();

@@ -36,7 +36,7 @@ def shoot(page, name, viewport):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     path.unlink(missing_ok=True)
-    page.screenshot(path=path, full_page=True)
+    page.screenshot(path=path, full_page=True, animations="disabled")  # cards at rest
     width, height = png_size(path)
     assert width == viewport["width"] and height >= viewport["height"] * 0.5, (width, height)
     assert path.stat().st_size > 15_000, f"{path} looks empty"
