@@ -64,3 +64,13 @@ def game_changed(game_id: int, version: int, *, bot_to_move: bool = False) -> No
 def queue_bot_turn(game_id: int, version: int) -> None:
     """Queue `games.tasks.bot_turn(game_id, version)` by name (eager Celery runs it now)."""
     current_app.signature(BOT_TURN, args=(game_id, version)).apply_async()
+
+
+def chat_posted(game_id: int, message_id: int) -> None:
+    """A chat message was written at game `game_id`: each consumer in its group sends it
+    to its reader, if they may read it."""
+    try:
+        async_to_sync(get_channel_layer().group_send)(
+            group_name(game_id), {"type": "chat.message", "id": message_id})
+    except Exception:  # a lost chat line must not fail the request; a reload shows it
+        logger.exception("could not tell game %s's group about chat %s", game_id, message_id)

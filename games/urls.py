@@ -13,4 +13,9 @@ urlpatterns = [
     path("games/<int:game_id>/abort/", views.abort, name="abort"),
     path("games/<int:game_id>/resume/", views.resume, name="resume"),
     path("games/<int:game_id>/play/", views.play, name="play"),
+    path("games/<int:game_id>/deals/<int:number>/", views.deal_record, name="deal_record"),
+    path("games/<int:game_id>/resign/", views.resign, name="resign"),
+    path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),
+    path("games/<int:game_id>/chat/", views.chat, name="chat"),
+    path("games/<int:game_id>/mute/", views.mute, name="mute"),
 ]

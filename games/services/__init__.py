@@ -8,6 +8,7 @@ callers use `from games import services` and the names re-exported here."""
 # raises a `GameError` with a message for the player and an HTTP status; the game is then
 # left exactly as it was. Imports run one way: tasks -> services -> notify.
 
+from . import chat
 from .botplay import BOT_MOVES_PER_TASK, bot_action, run_bots
 from .clocks import sweep_expired, timeout, timeout_action, wake_stalled_bots
 from .core import bot_holds_initiative, can_view, parse_version, seat_of
@@ -33,7 +34,10 @@ from .lobby import (
 )
 from .moves import MAX_ACTIONS, play, play_seat, read_move
 from .refusals import REFUSALS, refusal_message
+from .rematch import accept_rematch, new_game_answers
 from .reminders import REMINDER_MIN_MOVE_TIME, send_reminders
+from .resign import resign
+from .results import finish_match, keep_deal
 
 __all__ = [
     "BOT_MOVES_PER_TASK", "bot_action", "run_bots",
@@ -46,4 +50,5 @@ __all__ = [
     "MAX_ACTIONS", "play", "play_seat", "read_move",
     "REFUSALS", "refusal_message",
     "REMINDER_MIN_MOVE_TIME", "send_reminders",
+    "chat", "accept_rematch", "new_game_answers", "resign", "finish_match", "keep_deal",
 ]

@@ -22,6 +22,7 @@ from .core import (
 )
 from .errors import Conflict, GameError, StaleVersion
 from .moves import apply_move
+from .results import finish_match, keep_deal
 
 
 def timeout_action(deal, seat: int):
@@ -77,10 +78,10 @@ def _forfeit(game: Game, match: Match, seat: Seat, now) -> Game:
     """The seat's player (their team) becomes the durak of this deal, and the game ends."""
     team = match.rules.team_of(seat.number)
     record_deal(game, match, seats_of(game), forfeit_team=team)
-    game.status = Game.Status.FINISHED
-    game.finished_at = now
-    game.deadline = None
-    game.turn_seat = None
+    keep_deal(game, match, resigned=seat.number)
+    match.resign(team)  # the tally counts the deal as lost, and the match is over
+    game.state = match.to_json()
+    finish_match(game, match, now)
     game.forfeited_seat = seat.number
     return commit_change(game, kind=Move.Kind.TIMEOUT, seat=seat.number, actions=["forfeit"])
 

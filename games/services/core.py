@@ -14,6 +14,7 @@ from .. import notify
 from ..engine import Match
 from ..models import Game, Move, Seat
 from .errors import BadRequest, Forbidden, NotFound
+from .results import finish_match
 
 
 def lock_game(game_id) -> Game:
@@ -104,10 +105,7 @@ def set_turn(game: Game, match: Match, now=None) -> None:
     """The seat to act and its deadline, or the end of the game."""
     now = now or timezone.now()
     if match.is_over:
-        game.status = Game.Status.FINISHED
-        game.finished_at = now
-        game.turn_seat = None
-        game.deadline = None
+        finish_match(game, match, now)
     else:
         game.turn_seat = match.deal.to_act
         game.deadline = now + game.move_time

@@ -1,0 +1,35 @@
+// The result panel, the resign confirmation and the table chat
+// (templates/games/_result.html, _resign.html, _chat.html). A file: the CSP allows no
+// inline script.
+(function () {
+  "use strict";
+
+  // The rematch has opened: a player who accepted it follows to the new table.
+  function follow() {
+    var link = document.querySelector("#table a[data-follow]");
+    if (link) window.location.assign(link.href);
+  }
+  document.addEventListener("htmx:load", follow);
+  document.addEventListener("htmx:oobAfterSwap", follow);
+  document.addEventListener("DOMContentLoaded", follow);
+
+  // "Keep playing" and "Back to the table" close the box beside the table.
+  document.addEventListener("click", function (event) {
+    var closer = event.target.closest && event.target.closest("#match-dialog [data-close-dialog]");
+    if (!closer) return;
+    event.preventDefault();
+    document.getElementById("match-dialog").innerHTML = "";
+  });
+
+  // A chat message went over the socket: empty the box for the next one.
+  document.addEventListener("htmx:wsAfterSend", function (event) {
+    var form = event.target.closest && event.target.closest("#chat-form");
+    if (form) form.reset();
+  });
+
+  // New chat lines: keep the newest in view.
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    var lines = document.getElementById("chat-lines");
+    if (lines) lines.scrollTop = lines.scrollHeight;
+  });
+})();
