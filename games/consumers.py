@@ -138,7 +138,9 @@ class TableConsumer(WebsocketConsumer):
         message = (ChatMessage.objects.select_related("author", "game")
                    .filter(pk=event.get("id"), game_id=self.game_id).first())
         if message is not None and services.chat.readable_by(message, self.user, self.invite):
-            self.send(text_data=views.chat_line_html(message))
+            cookies = self.scope.get("cookies") or {}
+            self.send(text_data=views.chat_line_html(message, self.user,
+                                                     cookies.get("csrftoken", "")))
 
     # ------------------------------------------------------------ from the client
     def _allow(self) -> bool:

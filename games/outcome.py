@@ -125,13 +125,12 @@ def chat_context(game: Game, user, invite: str = "") -> dict:
     for message in messages:
         message.shown = chat.phrase_text(message)
     muted = chat.muted_ids(user)
-    others = [{"seat": s, "muted": s.player_id in muted} for s in seats
-              if s.player_id is not None and (me is None or s.pk != me.pk)]
     return {
         "chat_readable": True,
         "chat_writable": me is not None,
         "chat_messages": messages,
         "chat_phrases": list(chat.PHRASES.items()),
-        "chat_others": others if user is not None and user.is_authenticated else [],
+        "chat_muted": [s for s in seats if s.player_id in muted],
         "chat_max": chat.CHAT_MAX_LENGTH,
+        "reader": user,
     }

@@ -214,17 +214,30 @@ def _change(request, game_id, do):
     return _redirect(request, game)
 
 
+def _with_chat(request, game_id, response):
+    """Taking or leaving a seat changes whether the chat beside the table is yours to write
+    in: an htmx answer brings it along (`hx-swap-oob`)."""
+    if request.htmx and response.status_code == 200:
+        game = Game.objects.get(pk=game_id)
+        ctx = {"game": game, "chat_oob": True,
+               **outcome.chat_context(game, request.user, _invite(request))}
+        response.content += render_to_string("games/_chat.html", ctx, request=request).encode()
+    return response
+
+
 @require_POST
 @login_required
 def join(request, game_id):
-    return _change(request, game_id,
-                   lambda g: services.join_game(g.pk, request.user, invite_token=_invite(request)))
+    return _with_chat(request, game_id, _change(
+        request, game_id,
+        lambda g: services.join_game(g.pk, request.user, invite_token=_invite(request))))
 
 
 @require_POST
 @login_required
 def leave(request, game_id):
-    return _change(request, game_id, lambda g: services.leave_game(g.pk, request.user))
+    return _with_chat(request, game_id, _change(
+        request, game_id, lambda g: services.leave_game(g.pk, request.user)))
 
 
 @require_POST
@@ -410,17 +423,19 @@ def chat(request, game_id):
 def mute(request, game_id):
     game = _get_game(request, game_id)
     try:
-        services.chat.set_mute(request.user, game.pk, request.POST.get("seat"),
+        services.chat.set_mute(request.user, game.pk, request.POST.get("player"),
                                request.POST.get("muted") == "1")
     except services.GameError as exc:
         return _chat(request, game, message=exc.message, status=exc.status)
     return _chat(request, game)
 
 
-def chat_line_html(message) -> str:
-    """One chat line as a WebSocket frame: appended to the chat's list (`hx-swap-oob`)."""
+def chat_line_html(message, reader, csrf_token="") -> str:
+    """One chat line as `reader`'s WebSocket frame: appended to the chat's list
+    (`hx-swap-oob`)."""
     message.shown = services.chat.phrase_text(message)
-    line = render_to_string("games/_chat_line.html", {"line": message})
+    line = render_to_string("games/_chat_line.html", {
+        "line": message, "game": message.game, "reader": reader, "csrf_token": csrf_token})
     return f'<ol hx-swap-oob="beforeend:#chat-lines">{line}</ol>'
 
 

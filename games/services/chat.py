@@ -112,17 +112,17 @@ def readable_by(message: ChatMessage, user, invite_token=None) -> bool:
     return can_read(message.game, user, invite_token)
 
 
-def set_mute(user, game_id, seat_number, muted: bool) -> None:
-    """Mute (or unmute) the player in seat `seat_number` of a game the user can read."""
+def set_mute(user, game_id, player_id, muted: bool) -> None:
+    """Mute (or unmute) a player seated at a game whose chat the user reads."""
     need_user(user)
     game = _game(game_id)
     if not can_read(game, user):
         raise NotFound(_("There is no such game."))
     try:
-        seat = game.seats.filter(number=int(seat_number)).first()
+        seat = game.seats.filter(player_id=int(player_id)).first()
     except (TypeError, ValueError):
         seat = None
-    if seat is None or seat.player_id is None:
+    if seat is None:
         raise BadRequest(_("There is no such player at this table."))
     if seat.player_id == user.pk:
         raise BadRequest(_("You can't mute yourself."))

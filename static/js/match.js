@@ -21,6 +21,19 @@
     document.getElementById("match-dialog").innerHTML = "";
   });
 
+  // A finished deal or the resign confirmation opened beside the table: bring it into
+  // view and move the focus there (keyboard and screen reader users land on it).
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var box = event.detail.target;
+    if (!box || box.id !== "match-dialog" || !box.firstElementChild) return;
+    var heading = box.querySelector("h2");
+    if (heading) {
+      heading.setAttribute("tabindex", "-1");
+      heading.focus({ preventScroll: true });
+    }
+    box.scrollIntoView({ block: "nearest" });
+  });
+
   // A chat message went over the socket: empty the box for the next one.
   document.addEventListener("htmx:wsAfterSend", function (event) {
     var form = event.target.closest && event.target.closest("#chat-form");

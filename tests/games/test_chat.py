@@ -12,7 +12,7 @@ from games.models import ChatMessage, ChatMute
 from games.services import chat
 
 from .conftest import client_for, table_url
-from .leaks import assert_no_leak
+from .leaks import assert_frames_no_leak
 from .test_live import connect, deal_of, receive_table
 
 CHAT_URL = "/games/{}/chat/"
@@ -111,24 +111,29 @@ def test_no_chat_in_a_private_game_for_those_who_are_not_seated(hidden, alice, c
     invited = client_for(carol).get(table_url(hidden) + f"?invite={hidden.invite_token}")
     assert invited.status_code == 200  # an invite holder may watch the table…
     body = invited.content.decode()
-    assert "just between us" not in body and 'id="chat"' not in body  # …not read the chat
+    assert "just between us" not in body and 'id="chat-lines"' not in body  # …not the chat
     assert "just between us" in client_for(alice).get(table_url(hidden)).content.decode()
 
 
 @pytest.mark.django_db
-def test_a_muted_player_is_not_shown(duel, alice, bob):
+def test_a_muted_player_is_not_shown(duel, alice, bob, carol):
     chat.post(duel.pk, bob, text="spam spam")
+    chat.post(duel.pk, alice, text="mine")
     c = client_for(alice)
-    assert "Mute bob" in c.get(table_url(duel)).content.decode()
-    r = c.post(f"/games/{duel.pk}/mute/", {"seat": 1, "muted": "1"}, headers={"HX-Request": "true"})
+    body = c.get(table_url(duel)).content.decode()
+    assert 'aria-label="Mute bob"' in body and 'aria-label="Mute alice"' not in body
+    r = c.post(f"/games/{duel.pk}/mute/", {"player": bob.pk, "muted": "1"},
+               headers={"HX-Request": "true"})
     assert r.status_code == 200
     body = r.content.decode()
-    assert "spam spam" not in body and "Unmute bob" in body
+    assert "spam spam" not in body and "Unmute bob" in body and "mine" in body
     assert ChatMute.objects.filter(user=alice, muted=bob).exists()
     assert "spam spam" in client_for(bob).get(table_url(duel)).content.decode()
-    c.post(f"/games/{duel.pk}/mute/", {"seat": 1, "muted": "0"})
+    assert "spam spam" not in c.get(table_url(duel)).content.decode()  # it lasts
+    c.post(f"/games/{duel.pk}/mute/", {"player": bob.pk, "muted": "0"})
     assert "spam spam" in c.get(table_url(duel)).content.decode()
-    for bad in ({"seat": 0, "muted": "1"}, {"seat": 7, "muted": "1"}, {"seat": "x"}):
+    for bad in ({"player": alice.pk, "muted": "1"}, {"player": carol.pk, "muted": "1"},
+                {"player": "x"}, {}):
         r = c.post(f"/games/{duel.pk}/mute/", bad, headers={"HX-Request": "true"})
         assert r.status_code == 400
     assert not ChatMute.objects.exists()
@@ -163,7 +168,8 @@ async def test_chat_goes_live_over_the_table_socket(duel, alice, bob, carol):
     for comm, seat in ((alice_ws, 0), (bob_ws, 1), (carol_ws, None)):
         html = chat_frame(await comm.receive_from(timeout=3))
         assert "Good luck, &lt;i&gt;bob&lt;/i&gt;" in html and "alice" in html
-        await sync_to_async(assert_no_leak)(html, deal, seat)
+        seen = await sync_to_async(assert_frames_no_leak)([html, cleared], deal, seat)
+        assert seen == {"chat": 2, "result": 0}
     await bob_ws.send_json_to({"phrase": "gg"})
     html = chat_frame(await alice_ws.receive_from(timeout=3))
     assert "Good game" in html
@@ -206,3 +212,22 @@ async def test_chat_frames_skip_muted_writers_and_private_spectators(hidden, ali
     assert await carol_ws.receive_nothing(timeout=0.3)  # a private game's chat is its players'
     for comm in (alice_ws, bob_ws, carol_ws):
         await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_taking_a_seat_brings_a_chat_you_can_write_in(alice, bob, classic, seeded):
+    game = services.create_game(alice, classic, players=2, move_time=timedelta(hours=1))
+    c = client_for(bob)
+    before = c.get(table_url(game)).content.decode()
+    assert 'id="chat"' in before and 'id="chat-form"' not in before  # reading only
+    r = c.post(f"/games/{game.pk}/join/", headers={"HX-Request": "true"})
+    assert r.status_code == 200
+    body = r.content.decode()
+    chat_part = body[body.index('<section id="chat"'):]
+    assert 'hx-swap-oob="true"' in chat_part[:200] and 'id="chat-form"' in chat_part
+    # Leaving the seat of a private table takes the chat away again.
+    private = services.create_game(alice, classic, players=3, private=True,
+                                   move_time=timedelta(hours=1))
+    services.join_game(private.pk, bob, invite_token=private.invite_token)
+    r = c.post(f"/games/{private.pk}/leave/", headers={"HX-Request": "true"})
+    assert '<div id="chat" hidden hx-swap-oob="true"></div>' in r.content.decode()
