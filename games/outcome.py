@@ -77,6 +77,10 @@ def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict) ->
         "can_resign": (game.is_playing and me is not None and me.player_id is not None
                        and me.resigned_deal is None),
         "resigned_seats": [s for s in seats if s.resigned_deal is not None],
+        # The last deal's result is told in full while the next deal's first bout runs,
+        # then in one line.
+        "result_fresh": game.status == Game.Status.FINISHED or bool(
+            ctx.get("view") and ctx["view"]["bout"] == 1),
     }
     # The current deal's log shows a resignation where it happened.
     log = list(ctx.get("log") or [])

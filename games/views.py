@@ -380,18 +380,16 @@ def resign(request, game_id):
 @require_POST
 @login_required
 def rematch(request, game_id):
-    """Accept a rematch; whoever completes it goes straight to the new table (the others
-    follow from their live table)."""
+    """Accept a rematch. Once it opens, every page that accepted follows the table's link to
+    it (static/js/match.js); without scripts, whoever completes it is sent there."""
     game = _get_game(request, game_id)
     try:
         game = services.accept_rematch(game.pk, request.user)
     except services.GameError as exc:
         return _render_table(request, game, message=exc.message, status=exc.status)
-    if game.rematch_id is not None:
-        return _redirect(request, game.rematch)
     if request.htmx:
         return _render_table(request, game)
-    return _redirect(request, game)
+    return redirect(reverse("table", args=[game.rematch_id or game.pk]))
 
 
 def _chat(request, game, *, message=None, status=200):

@@ -4,14 +4,21 @@
 (function () {
   "use strict";
 
-  // The rematch has opened: a player who accepted it follows to the new table.
+  // The rematch has just opened: a player who accepted it follows to the new table, live.
+  // (An old table opened later, after the rematch began, stays where it is.)
+  var opened = false;
+  document.addEventListener("DOMContentLoaded", function () {
+    opened = Boolean(document.querySelector("#table a[data-follow]"));
+  });
+  var leaving = false;
   function follow() {
     var link = document.querySelector("#table a[data-follow]");
-    if (link) window.location.assign(link.href);
+    if (!link || opened || leaving) return;
+    leaving = true;  // the answer and the live table may both bring the link: go once
+    window.location.assign(link.href);
   }
-  document.addEventListener("htmx:load", follow);
   document.addEventListener("htmx:oobAfterSwap", follow);
-  document.addEventListener("DOMContentLoaded", follow);
+  document.addEventListener("htmx:afterSwap", follow);
 
   // "Keep playing" and "Back to the table" close the box beside the table.
   document.addEventListener("click", function (event) {

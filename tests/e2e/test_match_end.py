@@ -132,6 +132,13 @@ def test_a_match_ends_with_the_result_panel_and_a_rematch(new_page):
     expect(seats.nth(0)).to_contain_text(bot_name.replace("Computer 2", "Computer 1"))
     expect(page.locator("#table fieldset.hand .card")).to_have_count(6)
 
+    # The old table can still be read later: it links to the rematch, and stays put.
+    page.goto(f"/games/{game_id}/")
+    page.wait_for_timeout(800)
+    assert page.url.endswith(f"/games/{game_id}/")
+    expect(page.locator(PANEL).get_by_role("link", name="Go to the rematch")).to_have_attribute(
+        "href", f"/games/{new_id}/")
+
 
 def test_two_people_chat_one_resigns_and_both_take_the_rematch(new_page):
     anna = watch(new_page(), "anna")

@@ -75,9 +75,19 @@ def test_in_team_play_a_computer_takes_the_seat_and_the_team_plays_on(alice, bob
     assert "carol resigned." in body
     assert "computer standing in" in body
     assert "I&#x27;m back" not in body and "I'm back" not in body
-    # The game goes on to its end with the computer in carol's seat.
+    # The game goes on to its end with the computer in carol's seat; the result names the
+    # losing team.
     game = play_on(game)
     assert game.status == Game.Status.FINISHED
+    record = DealRecord.objects.get(game=game, number=1)
+    body = client_for(alice).get(table_url(game)).content.decode()
+    if record.draw:
+        assert "Deal 1 was drawn" in body
+    else:
+        team = "AB"[record.losing_team]
+        members = "alice, carol" if team == "A" else "bob, dave"
+        assert f"Deal 1: Team {team} ({members}) lost." in body
+        assert f"Team {team} ({members}) loses the match." in body
 
 
 def test_resigning_is_refused_unless_you_play_a_running_game(duel, alice, bob, carol, classic):

@@ -131,3 +131,20 @@ def test_new_game_from_a_game_you_cannot_see_is_an_empty_form(alice, bob, classi
         r = client_for(alice).get(f"/games/new/?from={ref}")
         assert r.status_code == 200
         assert r.context["form"]["players"].value() == 2  # the form's own default
+
+
+def test_the_result_is_told_in_full_during_the_next_deals_first_bout_then_in_a_line(
+        match3, alice):
+    game = play_on(match3, until_deal=2)
+    c = client_for(alice)
+    assert game.match().deal.view(None)["bout"] == 1
+    body = c.get(table_url(game)).content.decode()
+    assert 'class="result-panel panel"' in body and 'class="out-order"' in body
+    while game.match().deal.view(None)["bout"] == 1:  # play on into the second bout
+        deal = game.match().deal
+        services.play_seat(game.pk, deal.to_act, [deal.legal_actions(deal.to_act)[0].token()],
+                           game.version)
+        game.refresh_from_db()
+    body = c.get(table_url(game)).content.decode()
+    assert 'class="result-panel panel compact"' in body and 'class="out-order"' not in body
+    assert "Deal 1:" in body and f'href="/games/{game.pk}/deals/1/"' in body
