@@ -20,7 +20,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from . import services, views
-from .models import Game
+from .models import ChatMessage, Game
 from .notify import group_name, user_group
 
 MAX_MESSAGE_BYTES = 8 * 1024  # a move is a few hundred bytes
@@ -132,6 +132,16 @@ class TableConsumer(WebsocketConsumer):
         if event.get("version", 0) > self.sent_version:
             self.send_table()
 
+    def chat_message(self, event):
+        """A chat line was written: send it if this reader may read it (not muted, a
+        seated player or a watcher of a public game)."""
+        message = (ChatMessage.objects.select_related("author", "game")
+                   .filter(pk=event.get("id"), game_id=self.game_id).first())
+        if message is not None and services.chat.readable_by(message, self.user, self.invite):
+            cookies = self.scope.get("cookies") or {}
+            self.send(text_data=views.chat_line_html(message, self.user,
+                                                     cookies.get("csrftoken", "")))
+
     # ------------------------------------------------------------ from the client
     def _allow(self) -> bool:
         """Token bucket per connection."""
@@ -165,12 +175,29 @@ class TableConsumer(WebsocketConsumer):
         if data.get("sync") or data.get("type") == "sync":
             self.send_table()  # a client that saw a gap asks for the whole table
             return
+        if "chat" in data or "phrase" in data:  # the chat form (htmx ws-send)
+            self.receive_chat(data)
+            return
         try:
             actions, version, seat = views.move_from_fields(data)
             services.play(self.game_id, self.user, actions, version, seat=seat)
         except services.GameError as exc:
             self.send_table(message=exc.message)
         # On success the group event brings the new table to everybody, this socket too.
+
+    def receive_chat(self, data):
+        def field(key):
+            value = data.get(key)
+            return value[0] if isinstance(value, list) and value else value
+
+        try:
+            services.chat.post(self.game_id, self.user, text=field("chat"),
+                               phrase=field("phrase"))
+        except services.GameError as exc:
+            self.send(text_data=views.chat_error_html(exc.message))
+            return
+        self.send(text_data=views.chat_error_html(""))  # clears an earlier refusal
+        # The group event brings the line to every reader, this socket too.
 
     # ------------------------------------------------------------ rendering
     def site_root(self) -> str:

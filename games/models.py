@@ -1,4 +1,4 @@
-"""RulePreset, Game, Seat and the move log (DESIGN.md).
+"""RulePreset, Game, Seat, the move log, finished deals and the table chat (DESIGN.md).
 
 Nothing but games.services writes a Game, its seats or its moves once the game exists.
 """
@@ -225,6 +225,9 @@ class Game(models.Model):
                                                       blank=True)
     rated = models.BooleanField(_("rated"), default=True,
                                 help_text=_("A casual game does not change anyone's rating."))
+    rematch = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="rematch_of", verbose_name=_("rematch"),
+                                help_text=_("The table the same players opened after this one."))
 
     class Meta:
         ordering = ("-created_at",)
@@ -298,6 +301,13 @@ class Seat(models.Model):
     timeouts = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
     timeouts_total = models.PositiveSmallIntegerField(_("timeouts"), default=0)
     bank = models.DurationField(_("time left in the bank"), null=True, blank=True)
+    resigned_deal = models.PositiveSmallIntegerField(
+        _("resigned in deal"), null=True, blank=True,
+        help_text=_("The deal in which the player resigned (team play: a bot plays on)."))
+    resigned_event = models.PositiveIntegerField(
+        _("resigned after event"), null=True, blank=True,
+        help_text=_("How far the deal's log had got when the player resigned."))
+    wants_rematch = models.BooleanField(_("accepted a rematch"), default=False)
 
     class Meta:
         ordering = ("game", "number")
@@ -426,3 +436,72 @@ class RatingChange(models.Model):
 
     def __str__(self):
         return f"{self.game_id} {self.player_id} {self.mu_before:.2f}->{self.mu_after:.2f}"
+
+
+class DealRecord(models.Model):
+    """A finished deal as everybody saw it: its public log (`deal.view(None)["history"]`,
+    which holds no hidden card) and its result, kept for browsing once the next deal runs."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deal_records")
+    number = models.PositiveSmallIntegerField(_("deal"))
+    history = models.JSONField(_("log"), default=list)
+    loser = models.PositiveSmallIntegerField(_("durak's seat"), null=True, blank=True)
+    losing_team = models.PositiveSmallIntegerField(_("losing seat or team"), null=True,
+                                                   blank=True)
+    draw = models.BooleanField(_("drawn"), default=False)
+    out = models.JSONField(_("seats in the order they went out"), default=list)
+    resigned = models.PositiveSmallIntegerField(_("resigned by seat"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), auto_now_add=True)
+
+    class Meta:
+        ordering = ("game", "number")
+        verbose_name = _("finished deal")
+        verbose_name_plural = _("finished deals")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="deal_record_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.game_id} deal {self.number}"
+
+
+CHAT_MAX_LENGTH = 300
+
+
+class ChatMessage(models.Model):
+    """A line of the table chat: free text, or a quick phrase (a key, worded in each
+    reader's language)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="+", verbose_name=_("author"))
+    text = models.CharField(_("text"), max_length=CHAT_MAX_LENGTH, blank=True)
+    phrase = models.CharField(_("quick phrase"), max_length=16, blank=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ("game", "at", "pk")
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+
+    def __str__(self):
+        return f"{self.game_id} {self.author_id}: {self.text or self.phrase}"
+
+
+class ChatMute(models.Model):
+    """`user` no longer reads what `muted` writes, at any table."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="chat_mutes")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="+")
+
+    class Meta:
+        verbose_name = _("muted player")
+        verbose_name_plural = _("muted players")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "muted"], name="chat_mute_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} mutes {self.muted_id}"

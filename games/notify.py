@@ -97,3 +97,13 @@ def queue_hint(game_id: int, version: int, seat: int) -> None:
 def queue_review(game_id: int) -> None:
     """Queue `games.tasks.review_game` by name."""
     current_app.signature(REVIEW_GAME, args=(game_id,)).apply_async()
+
+
+def chat_posted(game_id: int, message_id: int) -> None:
+    """A chat message was written at game `game_id`: each consumer in its group sends it
+    to its reader, if they may read it."""
+    try:
+        async_to_sync(get_channel_layer().group_send)(
+            group_name(game_id), {"type": "chat.message", "id": message_id})
+    except Exception:  # a lost chat line must not fail the request; a reload shows it
+        logger.exception("could not tell game %s's group about chat %s", game_id, message_id)

@@ -19,4 +19,9 @@ urlpatterns = [
     path("games/<int:game_id>/review/", history_views.ask_review, name="ask_review"),
     path("games/<int:game_id>/export.json", history_views.export_game, name="export_game"),
     path("leaderboards/", history_views.leaderboards, name="leaderboards"),
+    path("games/<int:game_id>/deals/<int:number>/", views.deal_record, name="deal_record"),
+    path("games/<int:game_id>/resign/", views.resign, name="resign"),
+    path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),
+    path("games/<int:game_id>/chat/", views.chat, name="chat"),
+    path("games/<int:game_id>/mute/", views.mute, name="mute"),
 ]

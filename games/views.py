@@ -20,12 +20,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.middleware import valid_time_zone
 
-from . import once, services
+from . import once, outcome, services
 from .engine import ExchangeTrump, Pass, Take
 from .forms import CreateGameForm, LobbyFilterForm
 from .models import Game
@@ -77,10 +77,19 @@ def lobby(request):
     return _lobby(request)
 
 
+def _new_game_form(request) -> CreateGameForm:
+    """The make-a-table form; `?from=<game>` fills it in with that game's rules."""
+    source = Game.objects.filter(pk=request.GET.get("from", "")).first() if (
+        request.GET.get("from", "").isdigit()) else None
+    if source is None or not services.can_view(source, request.user):
+        return CreateGameForm()
+    return CreateGameForm(initial=services.new_game_answers(source))
+
+
 @login_required
 def create(request):
     if request.method != "POST":
-        return _lobby(request)
+        return _lobby(request, _new_game_form(request))
     form = CreateGameForm(request.POST)
     if not form.is_valid():
         return _lobby(request, form, status=400)
@@ -177,6 +186,7 @@ def _table_context(game: Game, user, *, invite: str, message=None) -> dict:
     me = next((s for s in seats if user is not None and user.is_authenticated
                and s.player_id == user.pk), None)
     ctx = table_context(game, seats, me)
+    ctx.update(outcome.result_context(game, seats, me, ctx))
     invite = invite if game.private and invite == game.invite_token else ""
     here = reverse("table", args=[game.pk]) + (f"?{urlencode({'invite': invite})}" if invite else "")
     ctx.update({
@@ -212,6 +222,8 @@ def _render_table(request, game: Game, *, message=None, status=200):
     ctx = _table_context(game, request.user, invite=_invite(request), message=message)
     ctx["site_root"] = f"{request.scheme}://{request.get_host()}"
     template = TABLE + "#table" if _partial(request) else TABLE
+    if not _partial(request):  # the chat is outside the live-swapped table
+        ctx.update(outcome.chat_context(game, request.user, ctx["invite"]))
     return render(request, template, ctx, status=status)
 
 
@@ -250,17 +262,30 @@ def _change(request, game_id, do):
     return _redirect(request, game)
 
 
+def _with_chat(request, game_id, response):
+    """Taking or leaving a seat changes whether the chat beside the table is yours to write
+    in: an htmx answer brings it along (`hx-swap-oob`)."""
+    if request.htmx and response.status_code == 200:
+        game = Game.objects.get(pk=game_id)
+        ctx = {"game": game, "chat_oob": True,
+               **outcome.chat_context(game, request.user, _invite(request))}
+        response.content += render_to_string("games/_chat.html", ctx, request=request).encode()
+    return response
+
+
 @require_POST
 @login_required
 def join(request, game_id):
-    return _change(request, game_id,
-                   lambda g: services.join_game(g.pk, request.user, invite_token=_invite(request)))
+    return _with_chat(request, game_id, _change(
+        request, game_id,
+        lambda g: services.join_game(g.pk, request.user, invite_token=_invite(request))))
 
 
 @require_POST
 @login_required
 def leave(request, game_id):
-    return _change(request, game_id, lambda g: services.leave_game(g.pk, request.user))
+    return _with_chat(request, game_id, _change(
+        request, game_id, lambda g: services.leave_game(g.pk, request.user)))
 
 
 @require_POST
@@ -362,3 +387,105 @@ def play(request, game_id):
         services.play(game.pk, request.user, actions, version, seat=seat)
 
     return _change(request, game_id, do)
+
+
+# ----------------------------------------------------------------------------- after a deal
+@require_GET
+def deal_record(request, game_id, number):
+    """A finished deal of the match: its result and its log (public: no hidden card)."""
+    game = _get_game(request, game_id)
+    record = game.deal_records.filter(number=number).first()
+    if record is None:
+        raise Http404(_("There is no such deal."))
+    seats = list(game.seats.select_related("player").order_by("number"))
+    ctx = outcome.record_context(record, game.get_rules(), seats)
+    invite = _invite(request)
+    ctx.update({"game": game,
+                "invite": invite if game.private and invite == game.invite_token else ""})
+    template = "games/deal_record.html" + ("#record" if _partial(request) else "")
+    return render(request, template, ctx)
+
+
+CLOSE_DIALOG = '<div id="match-dialog" class="match-dialog" aria-live="polite" hx-swap-oob="true"></div>'
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def resign(request, game_id):
+    """GET: what resigning means here, and a confirmation; POST: resign."""
+    if request.method == "POST":
+        response = _change(request, game_id, lambda g: services.resign(g.pk, request.user))
+        if request.htmx:  # the confirmation closes with the answer
+            response.content += CLOSE_DIALOG.encode()
+        return response
+    game = _get_game(request, game_id)
+    if services.seat_of(game, request.user) is None or not game.is_playing:
+        return _redirect(request, game)
+    template = "games/resign.html" + ("#confirm" if _partial(request) else "")
+    return render(request, template, {"game": game, "meaning": outcome.resign_meaning(game)})
+
+
+@require_POST
+@login_required
+def rematch(request, game_id):
+    """Accept a rematch. Once it opens, every page that accepted follows the table's link to
+    it (static/js/match.js); without scripts, whoever completes it is sent there."""
+    game = _get_game(request, game_id)
+    try:
+        game = services.accept_rematch(game.pk, request.user)
+    except services.GameError as exc:
+        return _render_table(request, game, message=exc.message, status=exc.status)
+    if request.htmx:
+        return _render_table(request, game)
+    return redirect(reverse("table", args=[game.rematch_id or game.pk]))
+
+
+def _chat(request, game, *, message=None, status=200):
+    """The chat section (htmx), or back to the table."""
+    if not request.htmx:
+        if message:
+            return _render_table(request, game, message=message, status=status)
+        return _redirect(request, game)
+    ctx = {"game": game, **outcome.chat_context(game, request.user, _invite(request)),
+           "chat_error": message}
+    return render(request, "games/_chat.html", ctx, status=status)
+
+
+@require_POST
+@login_required
+def chat(request, game_id):
+    """Write to the table chat without the socket (the socket's way: consumers.py)."""
+    game = _get_game(request, game_id)
+    try:
+        services.chat.post(game.pk, request.user, text=request.POST.get("chat"),
+                           phrase=request.POST.get("phrase"))
+    except services.GameError as exc:
+        return _chat(request, game, message=exc.message, status=exc.status)
+    return _chat(request, game)
+
+
+@require_POST
+@login_required
+def mute(request, game_id):
+    game = _get_game(request, game_id)
+    try:
+        services.chat.set_mute(request.user, game.pk, request.POST.get("player"),
+                               request.POST.get("muted") == "1")
+    except services.GameError as exc:
+        return _chat(request, game, message=exc.message, status=exc.status)
+    return _chat(request, game)
+
+
+def chat_line_html(message, reader, csrf_token="") -> str:
+    """One chat line as `reader`'s WebSocket frame: appended to the chat's list
+    (`hx-swap-oob`)."""
+    message.shown = services.chat.phrase_text(message)
+    line = render_to_string("games/_chat_line.html", {
+        "line": message, "game": message.game, "reader": reader, "csrf_token": csrf_token})
+    return f'<ol hx-swap-oob="beforeend:#chat-lines">{line}</ol>'
+
+
+def chat_error_html(text: str) -> str:
+    """A refused chat message, for the writer only."""
+    ctx = {"chat_error": text}
+    return render_to_string("games/_chat_error.html", ctx)

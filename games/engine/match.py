@@ -1,4 +1,4 @@
-"""A match: a series of deals at one table (R23, R24, R33)."""
+"""A match: a series of deals at one table (R23, R24, R33), and resigning it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ class Match:
     """Deals in a row with dealer rotation and a tally of losses.
 
     Ends after `deals` deals or when someone reaches `loss_limit` losses (either given;
-    neither: a single deal).
+    neither: a single deal), or when a side resigns (`resign`).
     """
 
     def __init__(self, rules: Rules, *, deals: int | None = None, loss_limit: int | None = None,
@@ -30,6 +30,7 @@ class Match:
         self.dealer = rng.randrange(rules.players)  # R23: the first dealer is chosen at random
         self.results: list[int | None] = []  # per finished deal: losing seat/team, None = draw
         self.prev_loser: int | None = None
+        self.resigned: int | None = None  # the seat or team that resigned the match
         self.deal = Deal.start(rules, seed=self._deal_seed(0), dealer=self.dealer, opener=None)
 
     def _deal_seed(self, index: int) -> str | None:
@@ -40,8 +41,10 @@ class Match:
 
     def _finished(self) -> list[int | None]:
         results = list(self.results)
-        if self.deal.is_over and len(results) == self.deal_number - 1:
+        if self.deal.is_over:
             results.append(self.deal.losing_team)
+        elif self.resigned is not None:
+            results.append(self.resigned)  # the deal left unfinished counts as lost
         return results
 
     @property
@@ -60,6 +63,8 @@ class Match:
 
     @property
     def is_over(self) -> bool:
+        if self.resigned is not None:
+            return True
         finished = self._finished()
         if self.deals is not None and len(finished) >= self.deals:
             return True
@@ -69,6 +74,31 @@ class Match:
     def standings(self) -> list[tuple[int, int]]:
         """(seat-or-team, losses), fewest losses first (R24)."""
         return sorted(self.losses.items(), key=lambda kv: (kv[1], kv[0]))
+
+    @property
+    def loser(self) -> int | None:
+        """The seat (or team) that lost the match once it is over: the side that resigned,
+        else the one with the most losses (R24); None while playing or on a shared last
+        place."""
+        if not self.is_over:
+            return None
+        if self.resigned is not None:
+            return self.resigned
+        most = max(self.losses.values())
+        worst = [side for side, count in self.losses.items() if count == most]
+        return worst[0] if len(worst) == 1 else None
+
+    def resign(self, side: int) -> None:
+        """`side` (a seat; in team play a team) gives up: it loses the match, and the deal
+        in play, if unfinished, counts as lost by it (like section 10's forfeit: the
+        resigner is the durak). The match is then over."""
+        sides = self._sides()
+        if isinstance(side, bool) or not isinstance(side, int) or side not in sides:
+            what = "team" if self.rules.teams else "seat"
+            raise ValueError(f"side must be a {what} number 0..{len(sides) - 1}, not {side!r}.")
+        if self.is_over:
+            raise ValueError("The match is over.")
+        self.resigned = side
 
     def next_deal(self) -> Deal:
         """Start the next deal once the current one is over (R23, R33)."""
@@ -100,7 +130,8 @@ class Match:
         return json.dumps({
             "rules": self.rules.to_dict(), "deals": self.deals, "loss_limit": self.loss_limit,
             "seed": self.seed, "dealer": self.dealer, "results": self.results,
-            "prev_loser": self.prev_loser, "deal": self.deal.to_json(),
+            "prev_loser": self.prev_loser, "resigned": self.resigned,
+            "deal": self.deal.to_json(),
         }, separators=(",", ":"))
 
     @classmethod
@@ -111,6 +142,7 @@ class Match:
             self.rules = Rules.from_dict(d["rules"])
             self.deals, self.loss_limit, self.seed = d["deals"], d["loss_limit"], d["seed"]
             self.dealer, self.results, self.prev_loser = d["dealer"], d["results"], d["prev_loser"]
+            self.resigned = d.get("resigned")  # absent in matches saved before resigning
             self.deal = Deal.from_json(d["deal"])
         except (KeyError, TypeError, json.JSONDecodeError) as exc:
             raise ValueError(f"Not a saved match: {exc}") from None

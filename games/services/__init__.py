@@ -8,6 +8,7 @@ callers use `from games import services` and the names re-exported here."""
 # raises a `GameError` with a message for the player and an HTTP status; the game is then
 # left exactly as it was. Imports run one way: tasks -> services -> notify.
 
+from . import chat
 from .botplay import BOT_MOVES_PER_TASK, bot_action, run_bots
 from .clocks import (
     claim_match,
@@ -43,7 +44,10 @@ from .lobby import (
 )
 from .moves import MAX_ACTIONS, play_seat, read_move
 from .refusals import REFUSALS, refusal_message
+from .rematch import accept_rematch, new_game_answers
 from .reminders import REMINDER_MIN_MOVE_TIME, send_reminders
+from .resign import resign
+from .results import finish_match, keep_deal
 from .vacation import days_left, end_vacation, end_vacations, start_vacation
 from .your_move import MOVE_EMAIL_DELAY, send_move_emails, send_summaries
 
@@ -62,4 +66,5 @@ __all__ = [
     "REMINDER_MIN_MOVE_TIME", "send_reminders",
     "days_left", "end_vacation", "end_vacations", "start_vacation",
     "MOVE_EMAIL_DELAY", "send_move_emails", "send_summaries",
+    "chat", "accept_rematch", "new_game_answers", "resign", "finish_match", "keep_deal",
 ]

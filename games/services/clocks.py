@@ -24,6 +24,7 @@ from .core import (
 )
 from .errors import Conflict, GameError, StaleVersion, TimeRanOut
 from .moves import apply_move, play_move
+from .results import finish_match, keep_deal
 
 
 def timeout_action(deal, seat: int):
@@ -119,10 +120,10 @@ def _forfeit(game: Game, match: Match, seat: Seat, now, *, player=None,
     """The seat's player (their team) becomes the durak of this deal, and the game ends."""
     team = match.rules.team_of(seat.number)
     record_deal(game, match, seats_of(game), forfeit_team=team)
-    game.status = Game.Status.FINISHED
-    game.finished_at = now
-    game.deadline = None
-    game.turn_seat = None
+    keep_deal(game, match, resigned=seat.number)
+    match.resign(team)  # the tally counts the deal as lost, and the match is over
+    game.state = match.to_json()
+    finish_match(game, match, now)
     game.forfeited_seat = seat.number
     kind = Move.Kind.TIMEOUT if player is None else Move.Kind.SYSTEM
     return commit_change(game, kind=kind, seat=seat.number, player=player, actions=list(actions))

@@ -19,6 +19,7 @@ from .errors import BadRequest, Forbidden, NotFound
 from .ratings import rate_game
 from .reminders import REMINDER_MIN_MOVE_TIME as SLOW_TURN
 from .reminders import first_reminder
+from .results import finish_match
 from .your_move import move_email_at
 
 
@@ -117,11 +118,7 @@ def set_turn(game: Game, match: Match, now=None, seats: list[Seat] | None = None
     With a time bank the deadline is the seat's bank; `seats` saves a query."""
     now = now or timezone.now()
     if match.is_over:
-        game.status = Game.Status.FINISHED
-        game.finished_at = now
-        game.turn_seat = None
-        game.turn_started = None
-        game.deadline = None
+        finish_match(game, match, now)
     else:
         game.turn_seat = match.deal.to_act
         game.turn_started = now

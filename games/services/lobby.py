@@ -219,6 +219,8 @@ def resume_seat(game_id, user) -> Game:
         seat = own_seat(game, user)
         if not game.is_playing:
             raise Conflict(_("The game is not being played."))
+        if seat.resigned_deal is not None:
+            raise Conflict(_("You resigned from this game."))
         if not seat.bot_level:
             raise Conflict(_("You are already playing your seat."))
         seat.bot_level = ""

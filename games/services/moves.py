@@ -45,6 +45,7 @@ from .refusals import (
     single_lead,
     turn_ended_after,
 )
+from .results import keep_deal
 
 MAX_ACTIONS = 24  # more than a bout can hold is certainly a malformed request
 
@@ -169,6 +170,7 @@ def apply_move(game: Game, seat: int, actions: list, *, kind: str, player,
     charge_clock(game, seats[seat], now)
     if deal.is_over:
         record_deal(game, match, seats)
+        keep_deal(game, match)
         if not match.is_over:
             match.next_deal()
     game.state = match.to_json()

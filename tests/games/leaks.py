@@ -31,12 +31,46 @@ def hidden_cards(deal, seat) -> list:
 
 def assert_no_leak(body: str, deal, seat) -> int:
     """Fail if the body shows a hidden card; returns how many cards were hidden."""
+    hidden = hidden_cards(deal, seat)
+    _assert_hidden_absent(body, hidden, f"seat {seat}")
+    return len(hidden)
+
+
+def _assert_hidden_absent(body: str, hidden, reader) -> None:
     for token in TOKENS:
         body = token.sub("", body)
-    hidden = hidden_cards(deal, seat)
     for card in hidden:
         code = re.compile(rf"(?<![A-Za-z0-9]){card.code}(?![A-Za-z0-9])")
-        assert not code.search(body), f"{card.code} leaked to seat {seat}"
-        assert card.label not in body, f"{card.label} leaked to seat {seat}"
-        assert describe.spoken(card.code) not in body, f"{card.code} named to seat {seat}"
+        assert not code.search(body), f"{card.code} leaked to {reader}"
+        assert card.label not in body, f"{card.label} leaked to {reader}"
+        assert describe.spoken(card.code) not in body, f"{card.code} named to {reader}"
+
+
+def assert_record_no_leak(body: str, record, deck_size: int = 36) -> int:
+    """A finished deal's page (games.DealRecord) shows only cards its public log shows:
+    never, say, the durak's last hand. Returns how many cards were hidden."""
+    visible = set(CODE.findall(json.dumps(record.history)))
+    hidden = [c for c in full_deck(deck_size) if c.code not in visible]
+    _assert_hidden_absent(body, hidden, f"deal {record.number}'s page")
     return len(hidden)
+
+
+# Frames of the table socket besides the table itself.
+CHAT_FRAME = 'hx-swap-oob="beforeend:#chat-lines"'
+CHAT_ERROR_FRAME = 'id="chat-error"'
+RESULT_PANEL = 'class="result-panel'
+
+
+def assert_frames_no_leak(frames: list[str], deal, seat) -> dict:
+    """Every chat frame and every table frame carrying the result panel shows no card
+    hidden from `seat` in `deal`; returns how many of each were read."""
+    seen = {"chat": 0, "result": 0}
+    for frame in frames:
+        if CHAT_FRAME in frame or CHAT_ERROR_FRAME in frame:
+            seen["chat"] += 1
+        elif RESULT_PANEL in frame:
+            seen["result"] += 1
+        else:
+            continue
+        assert_no_leak(frame, deal, seat)
+    return seen

@@ -55,7 +55,8 @@ SINKS = {"BadRequest", "Conflict", "Forbidden", "NotFound", "NotYourTurn", "Ille
 SECOND = {"add_error", "debug", "info", "success", "warning", "error"}
 PEOPLE_KEYWORDS = {"label", "help_text", "verbose_name", "verbose_name_plural",
                    "empty_label", "message", "subject"}
-FIELD = re.compile(r"(Field|ForeignKey|OneToOneField|ManyToManyField)$")
+# A field's first argument is its label; a relation's is its model.
+FIELD = re.compile(r"(?<!OneToOne)(?<!ManyToMany)Field$")
 
 
 def _name(func: ast.expr) -> str:

@@ -1,0 +1,140 @@
+"""What the result panel (templates/games/_result.html), the resign control and the chat
+(templates/games/_chat.html) show to one person.
+
+Finished deals are read from their records (a public log, no hidden card); the match's
+result from the engine's Match; nothing here reads a hand.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from . import describe
+from .models import DealRecord, Game, Seat
+from .services import chat
+from .table import side_name
+
+
+def _name(seats: list[Seat], number) -> str:
+    return seats[number].name if number is not None and 0 <= number < len(seats) else "?"
+
+
+def deal_verdict(record: DealRecord, rules, seats: list[Seat]) -> str:
+    """'Deal 2: Anna is the durak.', the losing team, or the draw; and who resigned."""
+    if record.resigned is not None:
+        return _("Deal %(n)s: %(name)s gave up and lost.") % {
+            "n": record.number, "name": _name(seats, record.resigned)}
+    if record.draw:
+        return _("Deal %(n)s was drawn: nobody holds cards.") % {"n": record.number}
+    if rules.teams:
+        return _("Deal %(n)s: %(team)s lost.") % {
+            "n": record.number, "team": side_name(rules, seats, record.losing_team)}
+    return _("Deal %(n)s: %(name)s is the durak.") % {
+        "n": record.number, "name": _name(seats, record.loser)}
+
+
+def record_log(record: DealRecord, seats: list[Seat]) -> list[str]:
+    """The finished deal's log in words, oldest first (a resignation included)."""
+    lines = []
+    for event in record.history:
+        if event.get("type") == "resign":
+            lines.append(_("%(name)s resigned.") % {"name": _name(seats, event.get("seat"))})
+        elif line := describe.event(event, lambda seat: _name(seats, seat)):
+            lines.append(line)
+    return lines
+
+
+def record_context(record: DealRecord, rules, seats: list[Seat]) -> dict:
+    return {
+        "record": record,
+        "verdict": deal_verdict(record, rules, seats),
+        "out": [_name(seats, seat) for seat in record.out],
+        "log": record_log(record, seats),
+    }
+
+
+def resign_meaning(game: Game) -> str:
+    """What resigning means at this table, said before the player confirms."""
+    if game.get_rules().teams:
+        return _("Your team plays on: a computer player takes your seat for the rest of the "
+                 "game, and you can't come back to it.")
+    return _("You lose the match: the deal in play counts as lost by you, and the game "
+             "ends for everybody.")
+
+
+def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict) -> dict:
+    """The result panel's context, added to the table's (`ctx`: games.table's context)."""
+    match = game.match()
+    if match is None:
+        return {}
+    rules = match.rules
+    records = list(game.deal_records.order_by("number"))
+    out = {
+        "deal_records": [{"number": r.number, "verdict": deal_verdict(r, rules, seats)}
+                         for r in records],
+        "last_record": record_context(records[-1], rules, seats) if records else None,
+        "can_resign": (game.is_playing and me is not None and me.player_id is not None
+                       and me.resigned_deal is None),
+        "resigned_seats": [s for s in seats if s.resigned_deal is not None],
+        # The last deal's result is told in full while the next deal's first bout runs,
+        # then in one line.
+        "result_fresh": game.status == Game.Status.FINISHED or bool(
+            ctx.get("view") and ctx["view"]["bout"] == 1),
+    }
+    # The current deal's log shows a resignation where it happened.
+    log = list(ctx.get("log") or [])
+    if log or ctx.get("view"):
+        history_length = len(ctx["view"]["history"]) if ctx.get("view") else 0
+        for seat in out["resigned_seats"]:
+            if seat.resigned_deal == match.deal_number and seat.resigned_event is not None:
+                at = max(history_length - seat.resigned_event, 0)  # the log is newest first
+                log.insert(at, _("%(name)s resigned.") % {"name": seat.name})
+        out["log"] = log
+    if game.status == Game.Status.FINISHED:
+        loser = match.loser
+        if match.resigned is not None:
+            reason = _("%(name)s resigned and loses the match.") % {
+                "name": side_name(rules, seats, match.resigned)}
+        elif game.forfeited_seat is not None:
+            reason = _("%(name)s ran out of time too often and loses the match.") % {
+                "name": _name(seats, game.forfeited_seat)}
+        elif loser is not None:
+            reason = _("%(name)s loses the match.") % {"name": side_name(rules, seats, loser)}
+        else:
+            reason = _("Nobody loses the match alone: the last place is shared.")
+        humans = [s for s in seats if s.player_id is not None]
+        waiting = [s.name for s in humans if not s.wants_rematch]
+        out.update({
+            "match_over": True,
+            "match_verdict": reason,
+            "rematch_game": game.rematch,
+            "rematch_accepted": me is not None and me.wants_rematch,
+            "rematch_waiting": ", ".join(waiting),
+            "can_rematch": me is not None and me.player_id is not None and game.rematch_id is None,
+            "deals_played": ngettext("%(n)s deal played", "%(n)s deals played",
+                                     len(records)) % {"n": len(records)},
+        })
+    return out
+
+
+def chat_context(game: Game, user, invite: str = "") -> dict:
+    """The chat beside the table: its messages, whether the user may write, whom they mute."""
+    if not chat.can_read(game, user, invite):
+        return {"chat_readable": False}
+    seats = list(game.seats.select_related("player").order_by("number"))
+    me = next((s for s in seats if user is not None and user.is_authenticated
+               and s.player_id == user.pk), None)
+    messages = chat.messages_for(game, user)
+    for message in messages:
+        message.shown = chat.phrase_text(message)
+    muted = chat.muted_ids(user)
+    return {
+        "chat_readable": True,
+        "chat_writable": me is not None,
+        "chat_messages": messages,
+        "chat_phrases": list(chat.PHRASES.items()),
+        "chat_muted": [s for s in seats if s.player_id in muted],
+        "chat_max": chat.CHAT_MAX_LENGTH,
+        "reader": user,
+    }

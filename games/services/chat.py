@@ -1,0 +1,137 @@
+"""The table chat: the seated players write; they read it, and so does anyone watching a
+public game (a private game's chat is for its players only). Messages are plain text
+(templates escape them), length- and rate-limited; a player may mute another."""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import timedelta
+from functools import partial
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from .. import notify
+from ..models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, Game
+from .core import can_view, need_user, seat_of
+from .errors import BadRequest, Forbidden, GameError, NotFound
+
+# Quick phrases (for phones): stored as their key, worded in each reader's language.
+PHRASES = {
+    "gg": gettext_lazy("Good game"),
+    "turn": gettext_lazy("Your turn!"),
+    "hello": gettext_lazy("Hello!"),
+    "thanks": gettext_lazy("Thanks!"),
+    "wait": gettext_lazy("One moment, please."),
+}
+RATE_COUNT, RATE_WINDOW = 5, timedelta(seconds=10)  # at most 5 messages in 10 seconds
+HISTORY = 100  # messages a table shows
+
+
+class TooFast(GameError):
+    status = 429
+
+
+def _game(game_id) -> Game:
+    try:
+        game = Game.objects.filter(pk=int(game_id)).first()
+    except (TypeError, ValueError):
+        game = None
+    if game is None:
+        raise NotFound(_("There is no such game."))
+    return game
+
+
+def can_read(game: Game, user, invite_token=None) -> bool:
+    """The seated players, and anyone who may watch a public game."""
+    if seat_of(game, user) is not None:
+        return True
+    return not game.private and can_view(game, user, invite_token)
+
+
+def clean_text(text) -> str:
+    """The message as it will be kept: no control characters, no surrounding space."""
+    if not isinstance(text, str):
+        raise BadRequest(_("That is not a message."))
+    text = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text)
+    text = " ".join(text.split())
+    if not text:
+        raise BadRequest(_("Write something first."))
+    if len(text) > CHAT_MAX_LENGTH:
+        raise BadRequest(_("A message holds at most %(max)s characters.") % {
+            "max": CHAT_MAX_LENGTH})
+    return text
+
+
+def post(game_id, user, *, text=None, phrase=None) -> ChatMessage:
+    """A seated player writes `text` (or sends the quick phrase `phrase`)."""
+    need_user(user)
+    game = _game(game_id)
+    if seat_of(game, user) is None:
+        if not can_view(game, user):
+            raise NotFound(_("There is no such game."))
+        raise Forbidden(_("Only the players at this table can write here."))
+    if phrase:
+        if phrase not in PHRASES:
+            raise BadRequest(_("That is not a message."))
+        text = ""
+    else:
+        text, phrase = clean_text(text), ""
+    with transaction.atomic():
+        recent = ChatMessage.objects.filter(game=game, author=user,
+                                            at__gte=timezone.now() - RATE_WINDOW)
+        if recent.count() >= RATE_COUNT:
+            raise TooFast(_("You are writing too fast: wait a few seconds."))
+        message = ChatMessage.objects.create(game=game, author=user, text=text, phrase=phrase)
+        transaction.on_commit(partial(notify.chat_posted, game.pk, message.pk), robust=True)
+    return message
+
+
+def muted_ids(user) -> set[int]:
+    if user is None or not user.is_authenticated:
+        return set()
+    return set(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
+
+
+def messages_for(game: Game, user) -> list[ChatMessage]:
+    """The chat as `user` reads it (the last HISTORY messages, muted players left out);
+    empty for someone who may not read it."""
+    if not can_read(game, user):
+        return []
+    rows = (ChatMessage.objects.filter(game=game).exclude(author_id__in=muted_ids(user))
+            .select_related("author").order_by("-at", "-pk")[:HISTORY])
+    return list(reversed(rows))
+
+
+def readable_by(message: ChatMessage, user, invite_token=None) -> bool:
+    """May `user` read this message as it arrives (not muted, and allowed to read)?"""
+    if message.author_id in muted_ids(user):
+        return False
+    return can_read(message.game, user, invite_token)
+
+
+def set_mute(user, game_id, player_id, muted: bool) -> None:
+    """Mute (or unmute) a player seated at a game whose chat the user reads."""
+    need_user(user)
+    game = _game(game_id)
+    if not can_read(game, user):
+        raise NotFound(_("There is no such game."))
+    try:
+        seat = game.seats.filter(player_id=int(player_id)).first()
+    except (TypeError, ValueError):
+        seat = None
+    if seat is None:
+        raise BadRequest(_("There is no such player at this table."))
+    if seat.player_id == user.pk:
+        raise BadRequest(_("You can't mute yourself."))
+    if muted:
+        ChatMute.objects.get_or_create(user=user, muted_id=seat.player_id)
+    else:
+        ChatMute.objects.filter(user=user, muted_id=seat.player_id).delete()
+
+
+def phrase_text(message: ChatMessage) -> str:
+    """What the message says, in the reader's language for a quick phrase."""
+    return str(PHRASES[message.phrase]) if message.phrase in PHRASES else message.text

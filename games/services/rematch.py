@@ -1,0 +1,73 @@
+"""After a match: a rematch (the same players and rules, seats rotated) that opens once
+every person at the table has accepted (computer players accept at once), and the
+lobby form's answers for a new game with these rules."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ..models import Game, Move, Seat
+from .core import commit_change, lock_game, need_user, own_seat, seats_of
+from .errors import Conflict
+from .lobby import start_match
+
+
+def accept_rematch(game_id, user) -> Game:
+    """The user accepts a rematch of their finished game; the last acceptance opens it.
+    Accepting twice changes nothing."""
+    need_user(user)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        mine = own_seat(game, user)
+        if game.status != Game.Status.FINISHED:
+            raise Conflict(_("A rematch can be agreed once the game is over."))
+        if game.rematch_id is not None:
+            raise Conflict(_("The rematch has already begun."))
+        if mine.wants_rematch:
+            return game
+        mine.wants_rematch = True
+        mine.save(update_fields=["wants_rematch"])
+        seats = seats_of(game)
+        if all(seat.wants_rematch for seat in seats if seat.player_id is not None):
+            game.rematch = _open_rematch(game, seats)
+        return commit_change(game, kind=Move.Kind.SYSTEM, seat=mine.number, player=user,
+                             actions=["rematch"])
+
+
+def _open_rematch(game: Game, seats: list[Seat]) -> Game:
+    """The same players and rules at a new table, everyone one seat on; it starts at once."""
+    rules = game.get_rules()
+    new = Game.objects.create(
+        preset=game.preset, rules=game.rules, players=game.players, deals=game.deals,
+        loss_limit=game.loss_limit, time_control=game.time_control, move_time=game.move_time,
+        bank_time=game.bank_time, increment=game.increment, rated=game.rated,
+        fill_bot_level=game.fill_bot_level, private=game.private, created_by=game.created_by)
+    rotated = []
+    for seat in seats:
+        number = (seat.number + 1) % game.players
+        bot = "" if seat.player_id is not None else seat.bot_level  # a person plays again
+        rotated.append(Seat(game=new, number=number, team=rules.team_of(number),
+                            player_id=seat.player_id, bot_level=bot))
+    Seat.objects.bulk_create(rotated)
+    start_match(new, seats_of(new))
+    return commit_change(new, kind=Move.Kind.SYSTEM, actions=["rematch"])
+
+
+def new_game_answers(game: Game) -> dict:
+    """The lobby form's answers for a new game with this game's rules and settings."""
+    seats = list(game.seats.all())
+    return {
+        "preset": game.preset_id,
+        "players": game.players,
+        "bots": sum(1 for seat in seats if seat.player_id is None),
+        "bot_level": game.fill_bot_level,
+        "match_kind": "deals" if game.deals else "losses",
+        "count": game.deals or game.loss_limit,
+        "time_control": game.time_control,
+        "move_time": int(game.move_time.total_seconds()),
+        "bank_time": int(game.bank_time.total_seconds()) if game.bank_time else "",
+        "increment": int(game.increment.total_seconds()) if game.increment else "",
+        "private": game.private,
+        "rated": "rated" if game.rated else "casual",
+    }
