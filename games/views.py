@@ -161,13 +161,18 @@ def _get_game(request, game_id) -> Game:
     return game
 
 
+def _reread(game: Game) -> Game:
+    """The game as it is now, with what the table shows of it, in one query."""
+    return Game.objects.select_related("preset", "created_by").get(pk=game.pk)
+
+
 def _invite(request) -> str:
     return (request.POST.get("invite") or request.GET.get("invite") or "")[:64]
 
 
 def _table_context(game: Game, user, *, invite: str, message=None) -> dict:
-    """What the table shows to `user` (seated: their own view; anyone else: a spectator's)."""
-    game.refresh_from_db()
+    """What the table shows to `user` (seated: their own view; anyone else: a spectator's).
+    `game` is read fresh by the caller (with its preset): no refresh here (issue 15)."""
     seats = list(game.seats.select_related("player").order_by("number"))
     me = next((s for s in seats if user is not None and user.is_authenticated
                and s.player_id == user.pk), None)
@@ -235,10 +240,10 @@ def _change(request, game_id, do):
     game = _get_game(request, game_id)
     try:
         do(game)
-    except services.GameError as exc:
-        return _render_table(request, game, message=exc.message, status=exc.status)
+    except services.GameError as exc:  # a timeout may have been played meanwhile
+        return _render_table(request, _reread(game), message=exc.message, status=exc.status)
     if request.htmx:
-        return _render_table(request, game)
+        return _render_table(request, _reread(game))
     return _redirect(request, game)
 
 
