@@ -19,7 +19,7 @@ from django.core.cache import cache
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
-from . import services, spectators, views
+from . import services, snapshots, spectators, views
 from .models import Game
 from .notify import group_name, user_group
 
@@ -183,14 +183,15 @@ class TableConsumer(WebsocketConsumer):
         if message is None and not (self.user is not None and self.user.is_authenticated):
             self.send_shared_table(version)  # anonymous spectators share one render
             return
-        game = Game.objects.select_related("preset", "created_by").filter(pk=self.game_id).first()
-        if game is None:
+        found = snapshots.at(self.game_id, version)  # read once per version for all
+        if found is None:
             self.close(code=CLOSE_REFUSED)
             return
+        game, seats = found
         cookies = self.scope.get("cookies") or {}
         html = views.table_html(game, self.user, invite=self.invite, message=message,
                                 csrf_token=cookies.get("csrftoken", ""), oob=True,
-                                site_root=self.site_root())
+                                site_root=self.site_root(), seats=seats)
         self.sent_version = max(self.sent_version, game.version)
         self.send(text_data=html)
 

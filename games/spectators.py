@@ -13,8 +13,7 @@ from collections import OrderedDict
 from django.utils.html import escape
 from django.utils.translation import get_language
 
-from . import views
-from .models import Game
+from . import snapshots, views
 
 CSRF_MARK = "csrf-token-of-this-socket"  # replaced by each socket's own token
 MAX_KEPT = 512  # renders kept: the newest version of many tables (least recently used out)
@@ -34,11 +33,12 @@ def spectator_table(game_id: int, version: int | None, user, *, invite: str, sit
         with _lock:
             found = _rendered.get((game_id, version, invite, site_root, language))
     if found is None:
-        game = Game.objects.select_related("preset", "created_by").filter(pk=game_id).first()
-        if game is None:
+        table = snapshots.at(game_id, version)
+        if table is None:
             return None
+        game, seats = table
         html = views.table_html(game, user, invite=invite, csrf_token=CSRF_MARK, oob=True,
-                                site_root=site_root)
+                                site_root=site_root, seats=seats)
         found = (html, game.version)
         with _lock:
             _rendered[(game_id, game.version, invite, site_root, language)] = found

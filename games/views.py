@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import once, services
+from . import once, services, snapshots
 from .engine import ExchangeTrump, Pass, Take
 from .forms import CreateGameForm, LobbyFilterForm
 from .models import Game
@@ -170,10 +170,11 @@ def _invite(request) -> str:
     return (request.POST.get("invite") or request.GET.get("invite") or "")[:64]
 
 
-def _table_context(game: Game, user, *, invite: str, message=None) -> dict:
+def _table_context(game: Game, user, *, invite: str, message=None, seats=None) -> dict:
     """What the table shows to `user` (seated: their own view; anyone else: a spectator's).
     `game` is read fresh by the caller (with its preset): no refresh here (issue 15)."""
-    seats = list(game.seats.select_related("player").order_by("number"))
+    if seats is None:  # games.snapshots reads them with the players' ratings
+        seats = list(game.seats.select_related("player").order_by("number"))
     me = next((s for s in seats if user is not None and user.is_authenticated
                and s.player_id == user.pk), None)
     ctx = table_context(game, seats, me)
@@ -194,19 +195,20 @@ def _table_context(game: Game, user, *, invite: str, message=None) -> dict:
 
 
 def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=False,
-               site_root="") -> str:
+               site_root="", seats=None) -> str:
     """The table partial for the WebSocket: swapped in by id (`hx-swap-oob`).
 
     `site_root` ("https://host") makes the invite link absolute; there is no request here.
     """
-    ctx = _table_context(game, user, invite=invite, message=message)
+    ctx = _table_context(game, user, invite=invite, message=message, seats=seats)
     ctx.update({"csrf_token": csrf_token, "oob": oob,
                 "site_root": site_root or settings.SITE_URL.rstrip("/")})
     return render_to_string(TABLE + "#table", ctx)
 
 
-def _render_table(request, game: Game, *, message=None, status=200):
-    ctx = _table_context(game, request.user, invite=_invite(request), message=message)
+def _render_table(request, game: Game, *, message=None, status=200, seats=None):
+    ctx = _table_context(game, request.user, invite=_invite(request), message=message,
+                         seats=seats)
     ctx["site_root"] = f"{request.scheme}://{request.get_host()}"
     template = TABLE + "#table" if _partial(request) else TABLE
     return render(request, template, ctx, status=status)
@@ -242,8 +244,9 @@ def _change(request, game_id, do):
         do(game)
     except services.GameError as exc:  # a timeout may have been played meanwhile
         return _render_table(request, _reread(game), message=exc.message, status=exc.status)
-    if request.htmx:
-        return _render_table(request, _reread(game))
+    if request.htmx:  # read once for this answer and the pushes to the table's sockets
+        game, seats = snapshots.read(game.pk)
+        return _render_table(request, game, seats=seats)
     return _redirect(request, game)
 
 

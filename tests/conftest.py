@@ -66,6 +66,7 @@ def _fresh_rate_limits(settings, request):
 @pytest.fixture(autouse=True)
 def _fresh_spectator_renders():
     """games.spectators keeps renders by game id and version: ids come back in a new test."""
-    from games import spectators
+    from games import snapshots, spectators
 
     spectators.forget()
+    snapshots.forget()

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import loadtest
+from games import loadtest, snapshots
 from games.models import Game
 from games.views import table_html
 
@@ -17,8 +17,8 @@ from .conftest import client_for, to_act
 
 pytestmark = pytest.mark.django_db
 
-POST_QUERIES = 13  # session, user, game; lock, seats, save, move log; game, seats, ratings x2
-PUSH_QUERIES = 4  # game (with preset), seats, ratings x2 (the seats' rating tags)
+POST_QUERIES = 12  # session, user, game; lock, seats, save, move log; game, seats, ratings
+PUSH_QUERIES = 3  # game (with preset), seats, their players' ratings (games.snapshots.read)
 
 
 def _move(game, clients, users) -> tuple[int, int]:
@@ -30,9 +30,13 @@ def _move(game, clients, users) -> tuple[int, int]:
         r = clients[seat].post(f"/games/{game.pk}/play/", {name: token, "version": game.version},
                                headers={"HX-Request": "true"})
     assert r.status_code == 200
-    with CaptureQueriesContext(connection) as pushed:  # as TableConsumer.send_table does
-        fresh = Game.objects.select_related("preset", "created_by").get(pk=game.pk)
-        table_html(fresh, users[1 - seat], oob=True)
+    with CaptureQueriesContext(connection) as pushed:  # TableConsumer.send_table, unkept
+        fresh, seats = snapshots.read(game.pk)
+        table_html(fresh, users[1 - seat], oob=True, seats=seats)
+    with CaptureQueriesContext(connection) as kept:  # ...and the table's other sockets
+        fresh, seats = snapshots.at(game.pk, game.version + 1)
+        table_html(fresh, users[seat], oob=True, seats=seats)
+    assert len(kept) == 0
     return len(posted), len(pushed)
 
 
