@@ -299,6 +299,9 @@ async def echo_loop(site: Site, interval: float, until: float, result: Result) -
                 result.echo.append(time.perf_counter() - tick)
             except TimeoutError:
                 result.errors += 1
+            except Exception:  # noqa: BLE001 - the site closed it (overloaded): an error
+                result.errors += 1
+                return
             await asyncio.sleep(max(0.0, interval - (time.perf_counter() - tick)))
     finally:
         await ws.close()
