@@ -19,7 +19,7 @@ from django.core.cache import cache
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
-from . import services, views
+from . import services, snapshots, spectators, views
 from .models import ChatMessage, Game
 from .notify import group_name, user_group
 
@@ -130,7 +130,7 @@ class TableConsumer(WebsocketConsumer):
     # ------------------------------------------------------------ from the group
     def game_changed(self, event):
         if event.get("version", 0) > self.sent_version:
-            self.send_table()
+            self.send_table(version=event.get("version"))
 
     def chat_message(self, event):
         """A chat line was written: send it if this reader may read it (not muted, a
@@ -206,14 +206,30 @@ class TableConsumer(WebsocketConsumer):
         origin = dict(self.scope.get("headers") or []).get(b"origin", b"").decode("latin-1")
         return origin if origin.startswith(("http://", "https://")) else ""
 
-    def send_table(self, message=None):
-        game = Game.objects.select_related("preset", "created_by").filter(pk=self.game_id).first()
-        if game is None:
+    def send_table(self, message=None, version=None):
+        if message is None and not (self.user is not None and self.user.is_authenticated):
+            self.send_shared_table(version)  # anonymous spectators share one render
+            return
+        found = snapshots.at(self.game_id, version)  # read once per version for all
+        if found is None:
             self.close(code=CLOSE_REFUSED)
             return
+        game, seats = found
         cookies = self.scope.get("cookies") or {}
         html = views.table_html(game, self.user, invite=self.invite, message=message,
                                 csrf_token=cookies.get("csrftoken", ""), oob=True,
-                                site_root=self.site_root())
+                                site_root=self.site_root(), seats=seats)
         self.sent_version = max(self.sent_version, game.version)
+        self.send(text_data=html)
+
+    def send_shared_table(self, version=None):
+        cookies = self.scope.get("cookies") or {}
+        shared = spectators.spectator_table(self.game_id, version, self.user, invite=self.invite,
+                                            site_root=self.site_root(),
+                                            csrf_token=cookies.get("csrftoken", ""))
+        if shared is None:
+            self.close(code=CLOSE_REFUSED)
+            return
+        html, at = shared
+        self.sent_version = max(self.sent_version, at)
         self.send(text_data=html)

@@ -5,9 +5,11 @@ A leaf: it imports no other module of `games`. Services register `game_changed` 
 to act; the Celery task is queued by name.
 """
 
+import asyncio
 import logging
+import os
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
 from django.db import transaction
@@ -30,6 +32,39 @@ def user_group(user_id: int) -> str:
 def nav_group(user_id: int) -> str:
     """A player's navigation sockets (games.navigation)."""
     return f"nav-{user_id}"
+
+
+def _serving_loop():
+    """The event loop this thread works for, when it is a sync thread of a running server
+    (Daphne runs every view and sync consumer of a process on one such thread); else None
+    (Celery, management commands, a test without a loop)."""
+    try:
+        asyncio.get_running_loop()
+        return None  # called from async code: async_to_sync refuses anyway
+    except RuntimeError:
+        pass
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return loop if loop.is_running() and not loop.is_closed() else None
+
+
+def _sent(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.error("could not tell a group", exc_info=future.exception())
+
+
+def _group_send(group: str, event: dict) -> None:
+    """Send `event` to `group`. On a server's sync thread the event loop sends it and the
+    thread goes on at once (issue 15: waiting for Redis held up every other request and
+    socket of the process); elsewhere it waits until the event is sent."""
+    layer = get_channel_layer()
+    loop = _serving_loop()
+    if loop is None:
+        async_to_sync(layer.group_send)(group, event)
+        return
+    asyncio.run_coroutine_threadsafe(layer.group_send(group, event), loop).add_done_callback(_sent)
 
 
 def tell_user(user_id: int, event: dict) -> None:
@@ -58,10 +93,7 @@ def game_changed(game_id: int, version: int, *, bot_to_move: bool = False) -> No
     """Game `game_id` is now at `version`: every consumer in its group renders its own
     reader's table. `bot_to_move`: a computer player is to act, so queue its turn."""
     try:
-        layer = get_channel_layer()
-        async_to_sync(layer.group_send)(
-            group_name(game_id), {"type": "game.changed", "version": version}
-        )
+        _group_send(group_name(game_id), {"type": "game.changed", "version": version})
     except Exception:  # a broken channel layer must not undo a move; clients heal on reconnect
         logger.exception("could not tell game %s's group about version %s", game_id, version)
     if bot_to_move:
@@ -75,11 +107,10 @@ def people_changed(user_ids, *, lobby: bool = False) -> None:
     """After a change: the navigation sockets of these players update their count of games
     waiting for them ("My games" too); with `lobby`, lobby pages refresh their open tables."""
     try:
-        send = async_to_sync(get_channel_layer().group_send)
         for user_id in user_ids:
-            send(nav_group(user_id), {"type": "people.changed"})
+            _group_send(nav_group(user_id), {"type": "people.changed"})
         if lobby:
-            send(LOBBY_GROUP, {"type": "lobby.changed"})
+            _group_send(LOBBY_GROUP, {"type": "lobby.changed"})
     except Exception:  # pages heal on the next change or reload
         logger.exception("could not tell players %s", list(user_ids))
 

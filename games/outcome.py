@@ -69,7 +69,7 @@ def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict) ->
     if match is None:
         return {}
     rules = match.rules
-    records = list(game.deal_records.order_by("number"))
+    records = list(game.deal_records.all())  # in deal order (DealRecord.Meta); prefetched
     out = {
         "deal_records": [{"number": r.number, "verdict": deal_verdict(r, rules, seats)}
                          for r in records],

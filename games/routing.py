@@ -1,3 +1,5 @@
+import os
+
 from django.urls import path, re_path
 
 from . import consumers, navigation
@@ -5,5 +7,9 @@ from . import consumers, navigation
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", consumers.TableConsumer.as_asgi()),
     path("ws/me/", navigation.NavConsumer.as_asgi()),
-    re_path(r"", consumers.RefuseConsumer.as_asgi()),  # any other path: refused, no error
 ]
+if os.environ.get("LOADTEST_ECHO") == "1":  # the load benchmark's baseline only
+    from .loadecho import EchoConsumer
+
+    websocket_urlpatterns.append(path("ws/loadtest/echo/", EchoConsumer.as_asgi()))
+websocket_urlpatterns.append(re_path(r"", consumers.RefuseConsumer.as_asgi()))  # refused

@@ -25,7 +25,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.middleware import valid_time_zone
 
-from . import once, outcome, services
+from . import once, outcome, services, snapshots
 from .engine import ExchangeTrump, Pass, Take
 from .forms import CreateGameForm, LobbyFilterForm
 from .models import Game
@@ -175,14 +175,20 @@ def _get_game(request, game_id) -> Game:
     return game
 
 
+def _reread(game: Game) -> Game:
+    """The game as it is now, with what the table shows of it, in one query."""
+    return Game.objects.select_related("preset", "created_by").get(pk=game.pk)
+
+
 def _invite(request) -> str:
     return (request.POST.get("invite") or request.GET.get("invite") or "")[:64]
 
 
-def _table_context(game: Game, user, *, invite: str, message=None) -> dict:
-    """What the table shows to `user` (seated: their own view; anyone else: a spectator's)."""
-    game.refresh_from_db()
-    seats = list(game.seats.select_related("player").order_by("number"))
+def _table_context(game: Game, user, *, invite: str, message=None, seats=None) -> dict:
+    """What the table shows to `user` (seated: their own view; anyone else: a spectator's).
+    `game` is read fresh by the caller (with its preset): no refresh here (issue 15)."""
+    if seats is None:  # games.snapshots reads them with the players' ratings
+        seats = list(game.seats.select_related("player").order_by("number"))
     me = next((s for s in seats if user is not None and user.is_authenticated
                and s.player_id == user.pk), None)
     ctx = table_context(game, seats, me)
@@ -204,12 +210,12 @@ def _table_context(game: Game, user, *, invite: str, message=None) -> dict:
 
 
 def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=False,
-               site_root="") -> str:
+               site_root="", seats=None) -> str:
     """The table partial for the WebSocket: swapped in by id (`hx-swap-oob`).
 
     `site_root` ("https://host") makes the invite link absolute; there is no request here.
     """
-    ctx = _table_context(game, user, invite=invite, message=message)
+    ctx = _table_context(game, user, invite=invite, message=message, seats=seats)
     ctx.update({"csrf_token": csrf_token, "oob": oob,
                 "site_root": site_root or settings.SITE_URL.rstrip("/")})
     # No middleware here: the player's own time zone for the times shown (accounts).
@@ -218,8 +224,9 @@ def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=
         return render_to_string(TABLE + "#table", ctx)
 
 
-def _render_table(request, game: Game, *, message=None, status=200):
-    ctx = _table_context(game, request.user, invite=_invite(request), message=message)
+def _render_table(request, game: Game, *, message=None, status=200, seats=None):
+    ctx = _table_context(game, request.user, invite=_invite(request), message=message,
+                         seats=seats)
     ctx["site_root"] = f"{request.scheme}://{request.get_host()}"
     template = TABLE + "#table" if _partial(request) else TABLE
     if not _partial(request):  # the chat is outside the live-swapped table
@@ -255,10 +262,11 @@ def _change(request, game_id, do):
     game = _get_game(request, game_id)
     try:
         do(game)
-    except services.GameError as exc:
-        return _render_table(request, game, message=exc.message, status=exc.status)
-    if request.htmx:
-        return _render_table(request, game)
+    except services.GameError as exc:  # a timeout may have been played meanwhile
+        return _render_table(request, _reread(game), message=exc.message, status=exc.status)
+    if request.htmx:  # read once for this answer and the pushes to the table's sockets
+        game, seats = snapshots.read(game.pk)
+        return _render_table(request, game, seats=seats)
     return _redirect(request, game)
 
 

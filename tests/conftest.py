@@ -61,3 +61,12 @@ def _fresh_rate_limits(settings, request):
         },
     }
     settings.ACCOUNT_RATE_LIMIT_CACHE = "acct-rate-limits"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_spectator_renders():
+    """games.spectators keeps renders by game id and version: ids come back in a new test."""
+    from games import snapshots, spectators
+
+    spectators.forget()
+    snapshots.forget()

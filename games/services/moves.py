@@ -16,7 +16,7 @@ from ..engine import (
     Pass,
     action_from_token,
 )
-from ..models import Game, Move
+from ..models import Game, Move, Seat
 from .core import (
     charge_clock,
     commit_change,
@@ -84,7 +84,8 @@ def play_move(game_id, user, tokens, version, *, seat=None) -> Game:
     version = parse_version(version)
     with transaction.atomic():
         game = lock_game(game_id)
-        mine = own_seat(game, user)
+        seats = seats_of(game)  # once per move: the seat, the names, the clock, who to tell
+        mine = next((s for s in seats if s.player_id == user.pk), None) or own_seat(game, user)
         if seat is not None and str(seat) != str(mine.number):
             raise Forbidden(_("That is not your seat."))
         if version != game.version:
@@ -97,7 +98,7 @@ def play_move(game_id, user, tokens, version, *, seat=None) -> Game:
                 and game.paused_at is None and game.deadline <= timezone.now()):
             # Too late: the clock the player saw has run out (clocks.play plays the timeout).
             raise TimeRanOut(_("Your time for this move ran out, so the site moved for you."))
-        apply_move(game, mine.number, actions, kind=Move.Kind.MOVE, player=user)
+        apply_move(game, mine.number, actions, kind=Move.Kind.MOVE, player=user, seats=seats)
         if mine.timeouts:
             mine.timeouts = 0
             mine.save(update_fields=["timeouts"])
@@ -122,16 +123,22 @@ def play_seat(game_id, seat: int, tokens, version, *, by_bot=False, bot_plays_on
         return game
 
 
+# The columns a move changes (apply_move, set_turn, restart_clock): saved alone (issue 15).
+MOVE_FIELDS = ("state", "status", "finished_at", "turn_seat", "turn_started", "deadline",
+               "reminders_sent", "paused_at", "next_reminder", "move_email_at")
+
+
 def apply_move(game: Game, seat: int, actions: list, *, kind: str, player,
-               bot_plays_on=False) -> Game:
-    """Apply actions on a copy of the deal; save only if every one of them is legal."""
+               bot_plays_on=False, seats: list[Seat] | None = None) -> Game:
+    """Apply actions on a copy of the deal; save only if every one of them is legal.
+    `seats`: the game's seats in order, when the caller has read them already."""
     repeated = repeated_card(actions)
     if repeated:
         raise IllegalMove(repeated)
     match = game.match()
     deal = match.deal.copy()
     leading = not deal.table
-    seats = seats_of(game)
+    seats = seats if seats is not None else seats_of(game)
 
     def name(number) -> str:
         if number is not None and 0 <= number < len(seats):
@@ -176,4 +183,5 @@ def apply_move(game: Game, seat: int, actions: list, *, kind: str, player,
     game.state = match.to_json()
     set_turn(game, match, now, seats)
     return commit_change(game, kind=kind, seat=seat, player=player,
-                         actions=[a.token() for a in applied], bot_plays_on=bot_plays_on)
+                         actions=[a.token() for a in applied], bot_plays_on=bot_plays_on,
+                         seats=seats, fields=MOVE_FIELDS)

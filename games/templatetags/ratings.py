@@ -28,7 +28,11 @@ def rating(player, teams=False):
     if player is None or not getattr(player, "pk", None):
         return ""
     pool = Rating.Pool.TEAMS if teams else Rating.Pool.INDIVIDUAL
-    row = Rating.objects.filter(player=player, pool=pool).first()
+    kept = getattr(player, "_prefetched_objects_cache", {}).get("ratings")
+    if kept is not None:  # read with the seats (games.snapshots): no query per seat
+        row = next((r for r in kept if r.pool == pool), None)
+    else:
+        row = Rating.objects.filter(player=player, pool=pool).first()
     if row is None:
         return ""
     return rating_html(shown(row.mu, row.sigma), row.games)

@@ -1,0 +1,59 @@
+"""Issue 15: what a move costs the database does not grow with the game's length.
+
+A move posted over HTTP (the table's form) and the push that renders the other seat's
+table make as many queries late in a deal as early in it, and no more than they did
+once counted (the game read once for the move and once for the answer, the seats once).
+"""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import loadtest, snapshots
+from games.models import Game
+from games.views import table_html
+
+from .conftest import client_for, to_act
+
+pytestmark = pytest.mark.django_db
+
+POST_QUERIES = 13  # session, user, game; lock, seats, save, move log; game, finished deals,
+# seats, ratings (and two savepoints)
+PUSH_QUERIES = 4  # game (with preset), its finished deals, seats, their players' ratings
+# (games.snapshots.read)
+
+
+def _move(game, clients, users) -> tuple[int, int]:
+    """Play the seat to act's move as the benchmark does; (POST queries, push queries)."""
+    seat = to_act(game)
+    token = loadtest.choose_move(table_html(game, users[seat], oob=True))
+    name = f"beat_{token.split(':')[1]}" if token.startswith("defend:") else "action"
+    with CaptureQueriesContext(connection) as posted:
+        r = clients[seat].post(f"/games/{game.pk}/play/", {name: token, "version": game.version},
+                               headers={"HX-Request": "true"})
+    assert r.status_code == 200
+    with CaptureQueriesContext(connection) as pushed:  # TableConsumer.send_table, unkept
+        fresh, seats = snapshots.read(game.pk)
+        table_html(fresh, users[1 - seat], oob=True, seats=seats)
+    with CaptureQueriesContext(connection) as kept:  # ...and the table's other sockets
+        fresh, seats = snapshots.at(game.pk, game.version + 1)
+        table_html(fresh, users[seat], oob=True, seats=seats)
+    assert len(kept) == 0, [q["sql"][:200] for q in kept.captured_queries]
+    return len(posted), len(pushed)
+
+
+def test_a_move_costs_the_same_queries_early_and_late_in_a_deal(duel):
+    users = {s.number: s.player for s in duel.seats.all()}
+    clients = {n: client_for(u) for n, u in users.items()}
+    for client in clients.values():
+        client.get(f"/games/{duel.pk}/")  # log-in's first request notes "last seen"
+    counts = []
+    while len(counts) < 24:
+        duel = Game.objects.get(pk=duel.pk)
+        assert duel.is_playing and duel.match().deal_number == 1, "the deal ended too soon"
+        counts.append(_move(duel, clients, users))
+    early, late = counts[1], counts[-1]
+    print(f"queries per move (POST, push): early {early}, late {late}")
+    assert late == early
+    assert max(c[0] for c in counts) <= POST_QUERIES
+    assert max(c[1] for c in counts) <= PUSH_QUERIES
