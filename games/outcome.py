@@ -112,10 +112,21 @@ def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict) ->
             "rematch_accepted": me is not None and me.wants_rematch,
             "rematch_waiting": ", ".join(waiting),
             "can_rematch": me is not None and me.player_id is not None and game.rematch_id is None,
+            "stand_in_notes": stand_in_notes(game, seats),
             "deals_played": ngettext("%(n)s deal played", "%(n)s deals played",
                                      len(records)) % {"n": len(records)},
         })
     return out
+
+
+def stand_in_notes(game: Game, seats: list[Seat]) -> list[str]:
+    """What the result says of each person a computer stood in for (issue 11's policy)."""
+    counts = game.preset.stand_in_counts
+    return [(_("A computer played for %(name)s after they ran out of time; the deals it "
+               "played count on their record.") if counts else
+             _("A computer played for %(name)s after they ran out of time; the deals it "
+               "played do not count on their record.")) % {"name": seat.name}
+            for seat in seats if seat.stands_in and seat.resigned_deal is None]
 
 
 def chat_context(game: Game, user, invite: str = "") -> dict:

@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<int:game_id>/start/", views.start, name="start"),
     path("games/<int:game_id>/abort/", views.abort, name="abort"),
     path("games/<int:game_id>/resume/", views.resume, name="resume"),
+    path("games/<int:game_id>/claim/", views.claim, name="claim"),
     path("games/<int:game_id>/play/", views.play, name="play"),
     path("games/<int:game_id>/hint/", views.hint, name="hint"),
     path("games/<int:game_id>/replay/", history_views.replay_page, name="replay"),

@@ -193,6 +193,7 @@ def _table_context(game: Game, user, *, invite: str, message=None, seats=None) -
                and s.player_id == user.pk), None)
     ctx = table_context(game, seats, me)
     ctx.update(outcome.result_context(game, seats, me, ctx))
+    ctx.update(_helpers(game, seats, me, ctx))
     invite = invite if game.private and invite == game.invite_token else ""
     here = reverse("table", args=[game.pk]) + (f"?{urlencode({'invite': invite})}" if invite else "")
     ctx.update({
@@ -207,6 +208,22 @@ def _table_context(game: Game, user, *, invite: str, message=None, seats=None) -
         "user": user,
     })
     return ctx
+
+
+def _helpers(game: Game, seats, me, ctx: dict) -> dict:
+    """The coach's hint (casual games, when you have something to do), a claim against an
+    absent opponent, and who is on vacation."""
+    now = timezone.now()
+    playing_me = bool(game.is_playing and me is not None and me.player_id and not me.bot_level)
+    rules = ctx.get("rules")
+    return {
+        "can_hint": playing_me and not game.rated and any((ctx.get("moves") or {}).values()),
+        "can_claim": playing_me and rules is not None and any(
+            services.claimable(game, s) and rules.team_of(s.number) != rules.team_of(me.number)
+            for s in seats),
+        "on_vacation": {s.number for s in seats if s.player_id is not None
+                        and s.player.vacation_until is not None and s.player.vacation_until > now},
+    }
 
 
 def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=False,
@@ -312,6 +329,13 @@ def abort(request, game_id):
 @login_required
 def resume(request, game_id):
     return _change(request, game_id, lambda g: services.resume_seat(g.pk, request.user))
+
+
+@require_POST
+@login_required
+def claim(request, game_id):
+    """End the match against a player who keeps running out of time (they lose it)."""
+    return _change(request, game_id, lambda g: services.claim_match(g.pk, request.user))
 
 
 MOVE_ORDER = {ExchangeTrump: 0, Take: 2, Pass: 2}  # cards in between, in the order chosen

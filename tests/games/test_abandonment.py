@@ -9,7 +9,7 @@ import time_machine
 from games import services
 from games.models import Game, Move, RulePreset
 from games.services import core
-from tests.games.conftest import seat_user
+from tests.games.conftest import client_for, seat_user
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -127,3 +127,22 @@ def test_no_claim_while_everyone_plays(alice, bob, classic, seeded):
         services.claim_match(game.pk, alice)
     game.refresh_from_db()
     assert game.is_playing
+
+
+def test_the_table_offers_the_claim_and_the_result_says_what_counts(alice, bob, patient, seeded):
+    with time_machine.travel(T0, tick=False) as clock:
+        game, absent = _absent_player_game(alice, bob, patient, clock)
+    present = client_for(seat_user(game, 1 - absent))
+    page = present.get(f"/games/{game.pk}/").content.decode()
+    assert "End the match: they lose" in page
+    assert "End the match" not in client_for(seat_user(game, absent)).get(
+        f"/games/{game.pk}/").content.decode()
+    response = present.post(f"/games/{game.pk}/claim/", headers={"HX-Request": "true"})
+    body = response.content.decode()
+    game.refresh_from_db()
+    assert response.status_code == 200 and game.status == Game.Status.FINISHED
+    name = game.seats.get(number=absent).name
+    assert f"A computer played for {name} after they ran out of time; the deals it played " \
+           "do not count on their record." in body
+    again = present.post(f"/games/{game.pk}/claim/", headers={"HX-Request": "true"})
+    assert again.status_code == 409 and game.version == Game.objects.get(pk=game.pk).version

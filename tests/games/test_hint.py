@@ -72,3 +72,10 @@ def test_the_hint_speaks_the_players_language(alice_client, alice, classic, seed
     alice.save()
     body = alice_client.post(f"/games/{game.pk}/hint/").content.decode()
     assert "Тренер:" in body
+
+
+def test_the_table_offers_the_coach_only_in_casual_games(alice_client, alice, classic, seeded):
+    casual = _my_turn(_casual(alice, classic))
+    assert "Ask the coach for a hint" in alice_client.get(f"/games/{casual.pk}/").content.decode()
+    rated = services.create_game(alice, classic, players=2, bots=["medium"], rated=True)
+    assert "Ask the coach" not in alice_client.get(f"/games/{rated.pk}/").content.decode()

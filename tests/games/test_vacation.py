@@ -9,7 +9,7 @@ from django.core import mail
 
 from games import services, tasks
 from games.models import Game, Move
-from tests.games.conftest import seat_user
+from tests.games.conftest import client_for, seat_user
 
 pytestmark = pytest.mark.django_db
 
@@ -124,3 +124,14 @@ def test_the_profile_starts_and_ends_a_vacation(alice_client, alice, slow):
     assert alice.vacation_until is None
     assert mail.outbox == []
     assert Game.objects.get(pk=slow.pk).paused_at is None
+
+
+def test_the_table_tells_everyone_who_is_on_vacation(slow):
+    away = seat_user(slow, slow.turn_seat)
+    watcher = client_for(seat_user(slow, 1 - slow.turn_seat))
+    with time_machine.travel(T0 + HOUR, tick=False):
+        assert "on vacation" not in watcher.get(f"/games/{slow.pk}/").content.decode()
+        services.start_vacation(away, 5)
+        page = watcher.get(f"/games/{slow.pk}/").content.decode()
+    assert "The clock has stopped: the player to move is on vacation." in page
+    assert page.count('class="role vacation"') == 1
