@@ -8,13 +8,19 @@ from __future__ import annotations
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
-from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models import F
 from django.template.loader import render_to_string
 
-from .consumers import CLOSE_SIGNED_OUT, CLOSE_TOO_MANY, COUNT_SECONDS, TableConsumer, _release
+from .consumers import (
+    CLOSE_SIGNED_OUT,
+    CLOSE_TOO_MANY,
+    COUNT_SECONDS,
+    SiteConsumer,
+    TableConsumer,
+    _release,
+)
 from .models import Game
 from .notify import LOBBY_GROUP, nav_group, user_group
 
@@ -27,7 +33,7 @@ def waiting_for(user) -> int:
                                seats__number=F("turn_seat"), seats__bot_level="").count()
 
 
-class NavConsumer(WebsocketConsumer):
+class NavConsumer(SiteConsumer):
     def connect(self):
         self.user = self.scope.get("user")
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
