@@ -12,6 +12,7 @@ from importlib import import_module
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
+from autobahn.exception import Disconnected
 from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
@@ -41,6 +42,21 @@ class RefuseConsumer(WebsocketConsumer):
         self.close()
 
 
+class SiteConsumer(WebsocketConsumer):
+    """A socket of the site's own: a message for a client that has just left is dropped.
+
+    A browser that moves to another page closes its sockets at once, maybe while this
+    consumer is still rendering (say the whole table on connect); Daphne's WebSocket
+    protocol then refuses the send (Disconnected), and that is no error of the site's.
+    """
+
+    def send(self, text_data=None, bytes_data=None, close=False):
+        try:
+            super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            pass  # the client is gone; its disconnect event follows
+
+
 def _release(keys):
     for key in keys:
         try:
@@ -50,7 +66,7 @@ def _release(keys):
             pass
 
 
-class TableConsumer(WebsocketConsumer):
+class TableConsumer(SiteConsumer):
     def connect(self):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope.get("user")

@@ -1,20 +1,28 @@
 """The per-page socket (`/ws/me/`) that keeps the site live outside a table: how many games
 wait for your move (in the navigation, on every page), "My games", and the lobby's open
 tables. Events come from notify.people_changed; each socket renders its own reader's
-fragments and pushes them with `hx-swap-oob`."""
+fragments, in the reader's language, and pushes them with `hx-swap-oob`."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
-from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models import F
 from django.template.loader import render_to_string
+from django.utils import translation
 
-from .consumers import CLOSE_SIGNED_OUT, CLOSE_TOO_MANY, COUNT_SECONDS, TableConsumer, _release
+from .consumers import (
+    CLOSE_SIGNED_OUT,
+    CLOSE_TOO_MANY,
+    COUNT_SECONDS,
+    SiteConsumer,
+    TableConsumer,
+    _release,
+)
 from .models import Game
 from .notify import LOBBY_GROUP, nav_group, user_group
 
@@ -27,9 +35,24 @@ def waiting_for(user) -> int:
                                seats__number=F("turn_seat"), seats__bot_level="").count()
 
 
-class NavConsumer(WebsocketConsumer):
+def reader_language(scope) -> str:
+    """The language the socket's pages are read in, chosen as for a page (LocaleMiddleware,
+    then accounts' PlayerLanguageMiddleware): the player's saved language, else the
+    language cookie, else the browser's Accept-Language."""
+    user = scope.get("user")
+    saved = getattr(user, "language", "") if user is not None and user.is_authenticated else ""
+    if saved and saved in dict(settings.LANGUAGES):
+        return saved
+    headers = dict(scope.get("headers") or [])
+    request = SimpleNamespace(COOKIES=scope.get("cookies") or {}, META={
+        "HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")})
+    return translation.get_language_from_request(request)
+
+
+class NavConsumer(SiteConsumer):
     def connect(self):
         self.user = self.scope.get("user")
+        self.language = reader_language(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         page = (query.get("page") or [""])[0]
         self.page = page if page in PAGES else ""
@@ -90,7 +113,11 @@ class NavConsumer(WebsocketConsumer):
         self.send_nav()
 
     def lobby_changed(self, event):
-        self.send(text_data=render_to_string("games/_live.html", {"lobby": True}))
+        self.send(text_data=self.render({"lobby": True}))
+
+    def render(self, context: dict) -> str:
+        with translation.override(self.language):
+            return render_to_string("games/_live.html", context)
 
     def send_nav(self):
         if not self.signed_in:
@@ -98,5 +125,5 @@ class NavConsumer(WebsocketConsumer):
         if not self.session_valid():
             self.close(code=CLOSE_SIGNED_OUT)
             return
-        self.send(text_data=render_to_string("games/_live.html", {
+        self.send(text_data=self.render({
             "nav": True, "waiting": waiting_for(self.user), "mine": self.page == "mine"}))

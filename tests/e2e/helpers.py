@@ -62,6 +62,18 @@ class Person:
 VERSION_IN_FRAME = re.compile(r'data-version="(\d+)"')
 
 
+def quiet_notify(monkeypatch) -> None:
+    """For moves made through the services in the test process: tell no socket.
+
+    Nobody watches those tables live, and this thread runs Playwright's event loop, where
+    the channel layer can't be reached synchronously (every try would log an error).
+    """
+    from games import notify
+
+    monkeypatch.setattr(notify, "game_changed", lambda *args, **kwargs: None)
+    monkeypatch.setattr(notify, "people_changed", lambda *args, **kwargs: None)
+
+
 def watch(page: Page, username: str) -> Person:
     """Follow the page's WebSocket frames and its navigations."""
     person = Person(page, username)

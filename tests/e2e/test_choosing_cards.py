@@ -7,10 +7,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import notify, services
+from games import services
 from games.models import RulePreset
 from tests.e2e import helpers
-from tests.e2e.helpers import PASSWORD, wait_state
+from tests.e2e.helpers import PASSWORD, quiet_notify, wait_state
 from tests.e2e.test_screenshots import SIZES, shoot
 from tests.stacking import stack_new_matches
 
@@ -22,9 +22,7 @@ DECK = ["7S", "9S", "7C", "8H", "7D", "9D", "QS", "JS", "QC", "JC", "QD", "JD", 
 
 def stacked_game(monkeypatch, first, second, preset):
     stack_new_matches(monkeypatch, DECK, seed="e2e")
-    # Moves made here, before the page opens, need no live update (and this thread runs
-    # Playwright's event loop, where the channel layer can't be reached synchronously).
-    monkeypatch.setattr(notify, "game_changed", lambda *args, **kwargs: None)
+    quiet_notify(monkeypatch)  # moves made here, before the page opens, need no live update
     game = services.create_game(first, preset, players=2, deals=1)
     return services.join_game(game.pk, second)
 

@@ -11,8 +11,9 @@ from django.utils import formats, translation
 from playwright.sync_api import expect
 
 from accounts.models import Player
-from games import notify, services
+from games import services
 from games.models import Game, RulePreset
+from tests.e2e import helpers
 from tests.e2e.helpers import PASSWORD, log_in, open_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -28,7 +29,7 @@ def seconds_left(text: str) -> int:
 
 
 def test_the_countdown_in_two_time_zones(new_page, django_user_model, monkeypatch):
-    monkeypatch.setattr(notify, "game_changed", lambda *args, **kwargs: None)
+    helpers.quiet_notify(monkeypatch)
     users = {n: django_user_model.objects.create_user(username=n, password=PASSWORD)
              for n in ZONES}
     game = services.create_game(users["anna"], RulePreset.objects.get(name="Classic"),

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from games import replay
 from games.models import Game, RulePreset
-from tests.e2e.helpers import PASSWORD
+from tests.e2e.helpers import PASSWORD, quiet_notify
 from tests.e2e.test_screenshots import SIZES, shoot
 from tests.games.playout import finish, table
 
@@ -29,8 +29,7 @@ PLACEHOLDER = re.compile(r"%\(\w+\)\w|<[^>]+>|{{.*?}}")
 @pytest.fixture
 def played(django_user_model, monkeypatch):
     """alice and bob: four finished rated games, a casual one, and one being played."""
-    # Nobody watches these tables live; the test process has no channel layer to tell.
-    monkeypatch.setattr("games.notify.game_changed", lambda *args, **kwargs: None)
+    quiet_notify(monkeypatch)  # nobody watches these tables live
     alice = django_user_model.objects.create_user(username="alice", password=PASSWORD)
     bob = django_user_model.objects.create_user(username="bob", password=PASSWORD)
     classic = RulePreset.objects.get(name="Classic")

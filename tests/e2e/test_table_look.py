@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from playwright.sync_api import expect
 
-from games import notify, services
+from games import services
 from games.engine import Attack, Defend, Pass, Take
 from games.engine.cards import full_deck
 from games.models import RulePreset
@@ -31,7 +31,7 @@ def bout_in_play(monkeypatch, django_user_model, players: int, seed: int):
     deck = [c.code for c in full_deck(36)]
     rng.shuffle(deck)
     stack_new_matches(monkeypatch, deck, seed=f"look-{seed}")
-    monkeypatch.setattr(notify, "game_changed", lambda *args, **kwargs: None)
+    helpers.quiet_notify(monkeypatch)
     users = [django_user_model.objects.filter(username=n).first()
              or django_user_model.objects.create_user(username=n, password=PASSWORD)
              for n in NAMES[:players]]
@@ -110,7 +110,7 @@ def test_the_last_moves_cards_move_in_unless_motion_is_reduced(
 
 
 def test_the_waiting_room_and_my_games(new_page, django_user_model, monkeypatch):
-    monkeypatch.setattr(notify, "game_changed", lambda *args, **kwargs: None)
+    helpers.quiet_notify(monkeypatch)
     pia = django_user_model.objects.create_user(username="pia", password=PASSWORD)
     game = services.create_game(pia, RulePreset.objects.get(name="Classic"), players=3)
     person = log_in(new_page, "pia", "phone")

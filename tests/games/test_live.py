@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
+from autobahn.exception import Disconnected
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
@@ -18,6 +19,7 @@ from django.test import Client
 from durak_site.asgi import application
 from games import consumers, services
 from games.models import Game
+from games.navigation import NavConsumer
 from tests.games.leaks import assert_no_leak
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.asyncio]
@@ -279,3 +281,14 @@ async def test_a_human_plays_a_whole_deal_against_a_bot_over_the_socket(
     assert game.status == Game.Status.FINISHED
     assert "durak" in html.lower() or "draw" in html.lower()
     await comm.disconnect()
+
+
+async def test_a_message_for_a_client_that_has_just_left_is_dropped():
+    """A browser that moves on closes its sockets at once, maybe while the table is still
+    being rendered: Daphne's protocol refuses the send, and that is no error of the site's."""
+    def gone(message):
+        raise Disconnected("Attempt to send on a closed protocol")
+
+    for consumer in (consumers.TableConsumer(), NavConsumer()):
+        consumer.base_send = gone
+        await sync_to_async(consumer.send)(text_data="<div id='table'></div>")

@@ -17,9 +17,10 @@ pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True),
 WAITING = re.compile(r'data-waiting="(\d+)"')
 
 
-async def me(user=None, page=""):
+async def me(user=None, page="", extra_headers=()):
     headers = await sync_to_async(session_headers)(user) if user else [
         (b"origin", b"http://testserver"), (b"host", b"testserver")]
+    headers = [*headers, *extra_headers]
     comm = WebsocketCommunicator(application, f"/ws/me/{'?page=' + page if page else ''}",
                                  headers=headers)
     connected, _ = await comm.connect()
@@ -84,3 +85,18 @@ async def test_a_moves_does_not_poke_the_lobby(duel):
 async def test_nobody_to_tell_is_refused():
     comm, connected = await me()
     assert not connected
+
+
+async def test_the_navigation_speaks_the_readers_language(alice, bob):
+    """Rendered by the socket, not a page: in the player's saved language, else the
+    browser's (as pages are), whatever language the server's thread had last."""
+    alice.language = "fi"
+    await sync_to_async(alice.save)(update_fields=["language"])
+    comm, _ = await me(alice)
+    _, html = await waiting(comm)
+    assert ">Pelini<" in html and "My games" not in html
+    await comm.disconnect()
+    comm, _ = await me(bob, extra_headers=[(b"accept-language", b"ru,en;q=0.5")])
+    _, html = await waiting(comm)
+    assert ">Мои игры<" in html and "Pelini" not in html
+    await comm.disconnect()

@@ -26,8 +26,9 @@ def assert_log_consistent(game):
 
 def test_a_game_between_bots_plays_to_the_end_by_itself(procs, alice, classic, seeded):
     game = services.create_game(alice, classic, players=2, bots=1, move_time=timedelta(hours=1))
-    # A bot stands in for alice too: both seats are now computer players.
-    Seat.objects.filter(game=game, number=0).update(bot_level="medium")
+    # A computer player takes alice's seat too: both seats are bots, which play at once (a
+    # bot standing in for a person, with player set, would keep a person's pace instead).
+    Seat.objects.filter(game=game, number=0).update(player=None, bot_level="medium")
     game = fresh(game)
     start = game.version
     assert game.is_playing and services.bot_holds_initiative(game)
@@ -91,13 +92,14 @@ def test_beat_sweeps_deadlines_and_wakes_stalled_bots_by_itself(procs, real_serv
     overdue = fresh(overdue)
     Game.objects.filter(pk=overdue.pk).update(deadline=timezone.now() - timedelta(seconds=1))
 
-    # A bot holds the initiative, but no task is handling it (its message was lost): the
-    # last change was 20 s ago, so the sweep wakes it.
+    # A bot holds the initiative, but no task is handling it (its message was lost): its
+    # turn began 20 s ago, so the sweep wakes it. Both seats are bots (no person's pace).
     stalled = services.create_game(alice, classic, players=2, bots=1,
                                    move_time=timedelta(hours=1))
-    Seat.objects.filter(game=stalled, number=0).update(bot_level="medium")
-    Game.objects.filter(pk=stalled.pk).update(
-        deadline=timezone.now() + timedelta(hours=1) - timedelta(seconds=20))
+    Seat.objects.filter(game=stalled, number=0).update(player=None, bot_level="medium")
+    began = timezone.now() - timedelta(seconds=20)
+    Game.objects.filter(pk=stalled.pk).update(turn_started=began,
+                                              deadline=began + timedelta(hours=1))
     stalled = fresh(stalled)
     real_services.flushdb()  # no queued bot turn: the bot is stalled
 
