@@ -203,7 +203,9 @@ def test_two_people_chat_one_resigns_and_both_take_the_rematch(new_page):
                                  and f"/games/{game_id}/" not in url)
     new_ids = {int(TABLE_URL.search(p.page.url).group(1)) for p in (anna, boris)}
     assert len(new_ids) == 1 and game_id not in new_ids
-    for person in (anna, boris):
+    new = Game.objects.get(pk=new_ids.pop())
+    assert [s.player.username for s in new.seats.order_by("number")] == ["boris", "anna"]
+    for person, other in ((anna, "boris"), (boris, "anna")):  # the others first, you last
         seats = person.page.locator("#table .seats .seat .name")
-        expect(seats).to_have_text([re.compile("^boris"), re.compile("^anna")])
+        expect(seats).to_have_text([other, f"{person.username} (you)"])
         expect(person.page.locator("#table fieldset.hand .card")).to_have_count(6)
