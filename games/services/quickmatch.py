@@ -44,7 +44,7 @@ def quick_match(user, preset, *, time_control=None, move_time=None, bank_time=No
             "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
     clock = _time_control(preset, time_control, move_time, bank_time, increment)
     with transaction.atomic():
-        RulePreset.objects.select_for_update().filter(pk=preset.pk).first()
+        list(RulePreset.objects.select_for_update().filter(pk=preset.pk))  # the turn lock
         tables = list(_fitting(preset, clock))
         mine = [game for game in tables if game.seats.filter(player=user).exists()]
         if mine:
