@@ -108,3 +108,46 @@ class LobbyFilterForm(forms.Form):
                                     required=False, empty_label=_("any"))
     players = forms.TypedChoiceField(label=_("Players"), choices=[("", _("any")), *PLAYER_COUNTS],
                                      coerce=int, required=False, empty_value=None)
+
+
+_create = CreateGameForm.base_fields
+
+
+class ClockForm(forms.Form):
+    """A rule preset and a clock (the make-a-table form's own fields), sent once."""
+
+    preset = _create["preset"]
+    time_control = _create["time_control"]
+    move_time = _create["move_time"]
+    bank_time = _create["bank_time"]
+    increment = _create["increment"]
+    once = _create["once"]
+
+    def clock_options(self) -> dict:
+        d = self.cleaned_data
+        return {
+            "time_control": d["time_control"] or None,
+            "move_time": _seconds(d["move_time"]),
+            "bank_time": _seconds(d["bank_time"]),
+            "increment": _seconds(d["increment"]),
+        }
+
+
+class QuickMatchForm(ClockForm):
+    """Quick match: a seat at the first open table with these rules and this clock."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "quick_%s")
+        super().__init__(*args, **kwargs)
+
+
+class ChallengeForm(ClockForm):
+    """Challenge a named player to a private table for two."""
+
+    opponent = forms.CharField(label=_("Player"), max_length=150,
+                               help_text=_("Their user name, as on their profile."))
+    field_order = ["opponent"]
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "challenge_%s")
+        super().__init__(*args, **kwargs)

@@ -225,6 +225,10 @@ class Game(models.Model):
                                                       blank=True)
     rated = models.BooleanField(_("rated"), default=True,
                                 help_text=_("A casual game does not change anyone's rating."))
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="challenges", verbose_name=_("challenged player"),
+        help_text=_("A private table made for this player: only they may take its free seat."))
     rematch = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
                                 related_name="rematch_of", verbose_name=_("rematch"),
                                 help_text=_("The table the same players opened after this one."))

@@ -19,6 +19,7 @@ logger = logging.getLogger(__name__)
 BOT_TURN = "games.tasks.bot_turn"
 COACH_HINT = "games.tasks.coach_hint"
 REVIEW_GAME = "games.tasks.review_game"
+CHALLENGE_MAIL = "games.tasks.challenge_mail"
 
 
 def group_name(game_id: int) -> str:
@@ -128,6 +129,11 @@ def queue_hint(game_id: int, version: int, seat: int) -> None:
 def queue_review(game_id: int) -> None:
     """Queue `games.tasks.review_game` by name."""
     current_app.signature(REVIEW_GAME, args=(game_id,)).apply_async()
+
+
+def queue_challenge_mail(game_id: int) -> None:
+    """Queue `games.tasks.challenge_mail` by name: the challenged player's email."""
+    current_app.signature(CHALLENGE_MAIL, args=(game_id,)).apply_async()
 
 
 def chat_posted(game_id: int, message_id: int) -> None:

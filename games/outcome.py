@@ -63,6 +63,23 @@ def resign_meaning(game: Game) -> str:
              "ends for everybody.")
 
 
+def match_verdict(game: Game, seats: list[Seat], match=None) -> str:
+    """Who lost a finished match, in a sentence ("Anna loses the match.")."""
+    match = match or game.match()
+    if match is None:
+        return ""
+    rules = match.rules
+    if match.resigned is not None:
+        return _("%(name)s resigned and loses the match.") % {
+            "name": side_name(rules, seats, match.resigned)}
+    if game.forfeited_seat is not None:
+        return _("%(name)s ran out of time too often and loses the match.") % {
+            "name": _name(seats, game.forfeited_seat)}
+    if match.loser is not None:
+        return _("%(name)s loses the match.") % {"name": side_name(rules, seats, match.loser)}
+    return _("Nobody loses the match alone: the last place is shared.")
+
+
 def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict) -> dict:
     """The result panel's context, added to the table's (`ctx`: games.table's context)."""
     match = game.match()
@@ -92,17 +109,7 @@ def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict) ->
                 log.insert(at, _("%(name)s resigned.") % {"name": seat.name})
         out["log"] = log
     if game.status == Game.Status.FINISHED:
-        loser = match.loser
-        if match.resigned is not None:
-            reason = _("%(name)s resigned and loses the match.") % {
-                "name": side_name(rules, seats, match.resigned)}
-        elif game.forfeited_seat is not None:
-            reason = _("%(name)s ran out of time too often and loses the match.") % {
-                "name": _name(seats, game.forfeited_seat)}
-        elif loser is not None:
-            reason = _("%(name)s loses the match.") % {"name": side_name(rules, seats, loser)}
-        else:
-            reason = _("Nobody loses the match alone: the last place is shared.")
+        reason = match_verdict(game, seats, match)
         humans = [s for s in seats if s.player_id is not None]
         waiting = [s.name for s in humans if not s.wants_rematch]
         out.update({

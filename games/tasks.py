@@ -52,3 +52,9 @@ def review_game(game_id: int) -> int:
     if game is None or not game.is_over:
         return 0
     return len(review.compute(game))
+
+
+@shared_task(ignore_result=True)
+def challenge_mail(game_id: int) -> bool:
+    """The email telling a challenged player of the table made for them."""
+    return services.send_challenge_mail(game_id)

@@ -7,6 +7,7 @@ A refused change answers 4xx with the current table (or form) and a message.
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
@@ -27,7 +28,7 @@ from accounts.middleware import valid_time_zone
 
 from . import once, outcome, services, snapshots
 from .engine import ExchangeTrump, Pass, Take
-from .forms import CreateGameForm, LobbyFilterForm
+from .forms import ChallengeForm, CreateGameForm, LobbyFilterForm, QuickMatchForm
 from .models import Game
 from .table import table_context
 
@@ -56,12 +57,14 @@ def _open_games(filters: LobbyFilterForm):
     return games[:100]
 
 
-def _lobby(request, form=None, status=200):
+def _lobby(request, form=None, status=200, *, quick=None, challenge=None):
     filters = LobbyFilterForm(request.GET or None, auto_id="filter_%s")
     ctx = {
         "filters": filters,
         "games": _open_games(filters),
         "form": form or CreateGameForm(),
+        "quick": quick or QuickMatchForm(),
+        "challenge": challenge or ChallengeForm(),
         "live_page": "lobby",  # games.navigation refreshes the open tables
     }
     template = "games/lobby.html"
@@ -106,6 +109,75 @@ def create(request):
     return _redirect(request, Game(pk=game_id))
 
 
+@require_POST
+@login_required
+def quick_match(request):
+    """Quick match: a seat at the first open table with these rules and clock, or a new one."""
+    form = QuickMatchForm(request.POST)
+    if not form.is_valid():
+        return _lobby(request, quick=form, status=400)
+    try:  # sent twice (a double click): one seat, one table
+        game_id = once.run("quick_match", request.user.pk, form.cleaned_data["once"],
+                           lambda: services.quick_match(request.user, form.cleaned_data["preset"],
+                                                        **form.clock_options()).pk)
+    except once.Busy:
+        form.add_error(None, _("Your seat is still being found: wait a moment and reload."))
+        return _lobby(request, quick=form, status=409)
+    except services.GameError as exc:
+        form.add_error(None, exc.message)
+        return _lobby(request, quick=form, status=exc.status)
+    return _redirect(request, Game(pk=game_id))
+
+
+def _challenge_page(request, form, status=200):
+    return render(request, "games/challenge.html", {"challenge": form}, status=status)
+
+
+@login_required
+def challenge(request):
+    """GET: the challenge form (`?to=<user name>` fills in the player); POST: make the
+    private table and tell the challenged player."""
+    if request.method != "POST":
+        to = request.GET.get("to", "")[:150]
+        return _challenge_page(request, ChallengeForm(initial={"opponent": to} if to else None))
+    form = ChallengeForm(request.POST)
+    if not form.is_valid():
+        return _challenge_page(request, form, status=400)
+
+    def make() -> int:
+        opponent = services.find_player(form.cleaned_data["opponent"])
+        return services.challenge(request.user, opponent, form.cleaned_data["preset"],
+                                  **form.clock_options()).pk
+
+    try:  # sent twice (a double click): one challenge
+        game_id = once.run("challenge", request.user.pk, form.cleaned_data["once"], make)
+    except once.Busy:
+        form.add_error(None, _("Your challenge is still being made: wait a moment and reload."))
+        return _challenge_page(request, form, status=409)
+    except services.GameError as exc:
+        form.add_error(None, exc.message)
+        return _challenge_page(request, form, status=exc.status)
+    messages.success(request, _("Challenge sent: the table waits for your opponent."))
+    return _redirect(request, Game(pk=game_id))
+
+
+@require_POST
+@login_required
+def answer_challenge(request, game_id):
+    """The challenged player accepts (`accept`: they take the seat) or declines."""
+    try:
+        if request.POST.get("answer") == "accept":
+            game = services.accept_challenge(game_id, request.user)
+            return _redirect(request, game)
+        if request.POST.get("answer") != "decline":
+            raise services.BadRequest(_("Accept or decline the challenge."))
+        services.decline_challenge(game_id, request.user)
+    except services.GameError as exc:
+        return _my_games(request, message=exc.message, status=exc.status)
+    messages.success(request, _("Challenge declined."))
+    return redirect("my_games")
+
+
 @login_required
 def hint(request, game_id):
     """POST asks the coach (casual games, your own seat); GET ?version= collects its hint."""
@@ -147,24 +219,39 @@ def vacation(request):
 @login_required
 @require_GET
 def my_games(request):
+    return _my_games(request)
+
+
+def _my_games(request, *, message=None, status=200):
+    """Challenges for you; your move (least time left first); the others' moves and tables
+    still filling; finished games with who lost. Cancelled tables are left out."""
     games = list(
         Game.objects.filter(seats__player=request.user)
-        .select_related("preset")
+        .exclude(status=Game.Status.ABORTED)
+        .select_related("preset", "challenged")
         .prefetch_related("seats__player")
         .order_by("-created_at")[:200]
     )
-    rank = {Game.Status.PLAYING: 1, Game.Status.OPEN: 2, Game.Status.FINISHED: 3,
-            Game.Status.ABORTED: 4}
-    rows = []
+    yours, others, finished = [], [], []
     for game in games:
-        seats = list(game.seats.all())
+        seats = sorted(game.seats.all(), key=lambda s: s.number)
         mine = next(s for s in seats if s.player_id == request.user.pk)
         waiting = game.is_playing and game.turn_seat == mine.number and not mine.is_bot
         to_act = next((s.name for s in seats if s.number == game.turn_seat), "")
-        rows.append({"game": game, "seat": mine, "waiting": waiting, "to_act": to_act,
-                     "opponents": [s for s in seats if s.pk != mine.pk]})
-    rows.sort(key=lambda r: (not r["waiting"], rank[r["game"].status]))
-    return render(request, "games/my_games.html", {"rows": rows, "live_page": "mine"})
+        row = {"game": game, "seat": mine, "waiting": waiting, "to_act": to_act,
+               "opponents": [s for s in seats if s.pk != mine.pk]}
+        if game.status == Game.Status.FINISHED:
+            row["verdict"] = outcome.match_verdict(game, seats)
+            finished.append(row)
+        else:
+            (yours if waiting else others).append(row)
+    far = timezone.now() + timedelta(days=3650)
+    yours.sort(key=lambda r: r["game"].deadline or far)
+    others.sort(key=lambda r: (not r["game"].is_playing, r["game"].deadline or far))
+    finished.sort(key=lambda r: r["game"].finished_at or r["game"].created_at, reverse=True)
+    ctx = {"yours": yours, "others": others, "finished": finished, "refusal": message,
+           "challenges": list(services.open_challenges(request.user)), "live_page": "mine"}
+    return render(request, "games/my_games.html", ctx, status=status)
 
 
 # ----------------------------------------------------------------------------- table

@@ -10,6 +10,14 @@ callers use `from games import services` and the names re-exported here."""
 
 from . import chat
 from .botplay import BOT_MOVES_PER_TASK, bot_action, run_bots
+from .challenge import (
+    accept_challenge,
+    challenge,
+    decline_challenge,
+    find_player,
+    open_challenges,
+    send_challenge_mail,
+)
 from .clocks import (
     claim_match,
     claimable,
@@ -43,6 +51,7 @@ from .lobby import (
     start_game,
 )
 from .moves import MAX_ACTIONS, play_seat, read_move
+from .quickmatch import quick_match
 from .refusals import REFUSALS, refusal_message
 from .rematch import accept_rematch, new_game_answers
 from .reminders import REMINDER_MIN_MOVE_TIME, send_reminders
@@ -66,5 +75,7 @@ __all__ = [
     "REMINDER_MIN_MOVE_TIME", "send_reminders",
     "days_left", "end_vacation", "end_vacations", "start_vacation",
     "MOVE_EMAIL_DELAY", "send_move_emails", "send_summaries",
+    "accept_challenge", "challenge", "decline_challenge", "find_player", "open_challenges",
+    "send_challenge_mail", "quick_match",
     "chat", "accept_rematch", "new_game_answers", "resign", "finish_match", "keep_deal",
 ]

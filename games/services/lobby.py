@@ -143,6 +143,9 @@ def join_game(game_id, user, *, invite_token=None) -> Game:
         seats = seats_of(game)
         if any(seat.player_id == user.pk for seat in seats):
             raise Conflict(_("You already have a seat at this game."))
+        if game.challenged_id is not None and game.challenged_id != user.pk:
+            raise Forbidden(_("This table was made for a challenged player: only they may "
+                              "take its seat."))
         free = next((seat for seat in seats if seat.is_empty), None)
         if free is None:
             raise Conflict(_("The table is full."))

@@ -1,0 +1,117 @@
+"""Challenges: a private 2-player table made for one named player, who accepts (takes the
+free seat; the game starts) or declines (the table is cancelled), and hears of it by email."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import notify
+from ..models import Game, Move
+from .core import commit_change, lock_game, need_user
+from .errors import BadRequest, Conflict, Forbidden, NotFound
+from .lobby import create_game, join_game
+from .mail import in_language, mail_player
+
+CHALLENGE_PLAYERS = 2
+
+
+def find_player(name: str):
+    """The active player called `name` (their username), or NotFound."""
+    Player = get_user_model()
+    player = Player.objects.filter(username=str(name or "").strip(), is_active=True).first()
+    if player is None:
+        raise NotFound(_("There is no player called %(name)s.") % {"name": str(name)[:150]})
+    return player
+
+
+def challenge(user, opponent, preset, *, time_control=None, move_time=None, bank_time=None,
+              increment=None) -> Game:
+    """A private table for `user` and `opponent` (no bots); `opponent` hears of it by
+    email after the commit."""
+    need_user(user)
+    if opponent is None or not getattr(opponent, "is_active", False):
+        raise NotFound(_("There is no such player."))
+    if opponent.pk == user.pk:
+        raise BadRequest(_("You can't challenge yourself."))
+    if preset is not None and CHALLENGE_PLAYERS not in getattr(preset, "player_counts", ()):
+        raise BadRequest(_("A challenge is a game for two: %(preset)s is played by %(min)s "
+                           "to %(max)s players.") % {
+            "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
+    with transaction.atomic():
+        game = create_game(user, preset, players=CHALLENGE_PLAYERS, bots=0, private=True,
+                           time_control=time_control, move_time=move_time,
+                           bank_time=bank_time, increment=increment)
+        game.challenged = opponent
+        game.save(update_fields=["challenged"])
+        transaction.on_commit(partial(notify.queue_challenge_mail, game.pk), robust=True)
+        transaction.on_commit(partial(notify.people_changed, [opponent.pk]), robust=True)
+    return game
+
+
+def _challenge_for(game_id, user) -> Game:
+    """The locked challenge table; only the challenged player may answer it."""
+    game = lock_game(game_id)
+    if game.challenged_id is None:
+        raise NotFound(_("There is no such challenge."))
+    if game.challenged_id != user.pk:
+        raise Forbidden(_("Only the challenged player may answer this challenge."))
+    if not game.is_open:
+        raise Conflict(_("This challenge has already been answered or withdrawn."))
+    return game
+
+
+def accept_challenge(game_id, user) -> Game:
+    """Take the free seat: the table is full and the game starts."""
+    need_user(user)
+    with transaction.atomic():
+        game = _challenge_for(game_id, user)
+        return join_game(game.pk, user, invite_token=game.invite_token)
+
+
+def decline_challenge(game_id, user) -> Game:
+    """Say no: the table is cancelled."""
+    need_user(user)
+    with transaction.atomic():
+        game = _challenge_for(game_id, user)
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.deadline = None
+        game.turn_seat = None
+        return commit_change(game, kind=Move.Kind.SYSTEM, player=user, actions=["decline"])
+
+
+def open_challenges(user):
+    """The challenges waiting for `user`'s answer, oldest first."""
+    return (Game.objects.filter(challenged=user, status=Game.Status.OPEN)
+            .exclude(seats__player=user).select_related("preset", "created_by")
+            .order_by("created_at"))
+
+
+def send_challenge_mail(game_id) -> bool:
+    """Email the challenged player (unless they want no emails): who challenged them, to
+    what, and the link to answer. True when a mail went."""
+    game = Game.objects.select_related("preset", "created_by", "challenged").filter(
+        pk=game_id, status=Game.Status.OPEN).first()
+    player = game.challenged if game is not None else None
+    if player is None or not player.is_active or not player.email:
+        return False
+    if player.move_emails == type(player).MoveEmails.NEVER:
+        return False
+    root = settings.SITE_URL.rstrip("/")
+    challenger = game.created_by.name if game.created_by else "—"
+    with in_language(player):
+        mail_player(player, "moves", _("%(name)s challenges you to a game of durak") % {
+            "name": challenger}, _(
+            "Hello %(player)s,\n\n%(name)s challenges you to %(game)s, %(clock)s.\n\n"
+            "Accept or decline in My games: %(mine)s\nThe table: %(url)s") % {
+            "player": player.name, "name": challenger, "game": game.preset.label,
+            "clock": game.clock_label, "mine": root + reverse("my_games"),
+            "url": root + game.invite_url})
+    return True

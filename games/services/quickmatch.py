@@ -1,0 +1,58 @@
+"""Quick match: a seat at the first open public table with the chosen rules and clock, or
+a new 2-player table (no bots, public) for the next player who asks for the same."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils.translation import gettext as _
+
+from ..models import Game, RulePreset, TimeControl
+from .core import need_user
+from .errors import BadRequest, Conflict
+from .lobby import _time_control, create_game, join_game
+
+QUICK_PLAYERS = 2
+
+
+def _fitting(preset: RulePreset, clock: dict):
+    """Open public tables with this preset and exactly this clock, and a free seat, oldest
+    first. With a time bank, the bank and the increment are the clock (not move_time)."""
+    tables = Game.objects.filter(status=Game.Status.OPEN, private=False, preset=preset,
+                                 time_control=clock["time_control"])
+    if clock["time_control"] == TimeControl.BANK:
+        tables = tables.filter(bank_time=clock["bank_time"], increment=clock["increment"])
+    else:
+        tables = tables.filter(move_time=clock["move_time"])
+    free = Count("seats", filter=Q(seats__player__isnull=True, seats__bot_level=""))
+    return tables.annotate(free=free).filter(free__gt=0).order_by("created_at", "pk")
+
+
+def quick_match(user, preset, *, time_control=None, move_time=None, bank_time=None,
+                increment=None) -> Game:
+    """Seat `user` at the first fitting open table (not one they sit at already), or open
+    one. A table of their own that fits and still waits is given back, not a second one.
+
+    Two quick matches for the same preset take turns: each locks the preset's row first,
+    so the second sees the table the first opened and joins it (no two lonely tables)."""
+    need_user(user)
+    if not isinstance(preset, RulePreset) or not preset.active:
+        raise BadRequest(_("That rule preset is not offered."))
+    if QUICK_PLAYERS not in preset.player_counts:
+        raise BadRequest(_("A quick match is for two players: %(preset)s is played by "
+                           "%(min)s to %(max)s players.") % {
+            "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
+    clock = _time_control(preset, time_control, move_time, bank_time, increment)
+    with transaction.atomic():
+        list(RulePreset.objects.select_for_update().filter(pk=preset.pk))  # the turn lock
+        tables = list(_fitting(preset, clock))
+        mine = [game for game in tables if game.seats.filter(player=user).exists()]
+        if mine:
+            return mine[0]
+        for game in tables:
+            try:  # a table filled from its own page meanwhile: try the next
+                return join_game(game.pk, user)
+            except Conflict:
+                continue
+        return create_game(user, preset, players=QUICK_PLAYERS, bots=0, private=False,
+                           **clock)
