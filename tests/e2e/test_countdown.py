@@ -66,7 +66,7 @@ def test_the_countdown_in_two_time_zones(new_page, django_user_model, monkeypatc
 
         page.goto("/games/mine/")
         row = page.locator(".my-games li").filter(has_text=f"#{game.pk}")
-        seconds_left(row.locator(".countdown").inner_text())
+        expect(row.locator(".countdown")).to_have_text(LEFT)  # in words once clock.js runs
         expect(row.locator("time")).to_have_text(expected)
         if username == to_act:
             expect(row.locator(".badge")).to_have_text("Your move")

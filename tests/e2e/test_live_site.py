@@ -46,8 +46,11 @@ def test_the_lobby_and_the_navigation_update_by_themselves(new_page):
 
     # oleg joins from another tab's view of the table; the deal starts, and whoever is to
     # move sees "My games" count it, on whatever page they are.
-    oleg.page.goto(f"/games/{game_id}/")
-    oleg.page.get_by_role("button", name="Take a seat").click()
+    tab = oleg.page.context.new_page()  # the lobby stays open in oleg's first tab
+    tab.goto(f"/games/{game_id}/")
+    tab.get_by_role("button", name="Take a seat").click()
+    expect(tab.locator("#table fieldset.hand .card")).to_have_count(6)
+    tab.close()
     badges = [p.page.locator("#nav-mine .badge") for p in (vera, oleg)]
     deadline = time.monotonic() + 10
     while sum(b.count() for b in badges) != 1 and time.monotonic() < deadline:
