@@ -223,6 +223,9 @@ class Game(models.Model):
         _("reminders sent"), default=0, help_text=_("Emails sent for the current turn."))
     forfeited_seat = models.PositiveSmallIntegerField(_("forfeited by seat"), null=True,
                                                       blank=True)
+    timeout_marks = models.JSONField(
+        _("timeouts in the log"), default=list, blank=True,
+        help_text=_("Where the site moved for a player whose time ran out: deal, event, seat."))
     rated = models.BooleanField(_("rated"), default=True,
                                 help_text=_("A casual game does not change anyone's rating."))
     challenged = models.ForeignKey(

@@ -69,12 +69,12 @@ def match_verdict(game: Game, seats: list[Seat], match=None) -> str:
     if match is None:
         return ""
     rules = match.rules
+    if game.forfeited_seat is not None:  # a forfeit ends the match as a resignation would
+        return _("%(name)s ran out of time too often and loses the match.") % {
+            "name": _name(seats, game.forfeited_seat)}
     if match.resigned is not None:
         return _("%(name)s resigned and loses the match.") % {
             "name": side_name(rules, seats, match.resigned)}
-    if game.forfeited_seat is not None:
-        return _("%(name)s ran out of time too often and loses the match.") % {
-            "name": _name(seats, game.forfeited_seat)}
     if match.loser is not None:
         return _("%(name)s loses the match.") % {"name": side_name(rules, seats, match.loser)}
     return _("Nobody loses the match alone: the last place is shared.")
@@ -99,14 +99,20 @@ def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict) ->
         "result_fresh": game.status == Game.Status.FINISHED or bool(
             ctx.get("view") and ctx["view"]["bout"] == 1),
     }
-    # The current deal's log shows a resignation where it happened.
+    # The current deal's log shows a resignation, and each move the site made for a player
+    # whose time ran out, where it happened.
     log = list(ctx.get("log") or [])
     if log or ctx.get("view"):
         history_length = len(ctx["view"]["history"]) if ctx.get("view") else 0
-        for seat in out["resigned_seats"]:
-            if seat.resigned_deal == match.deal_number and seat.resigned_event is not None:
-                at = max(history_length - seat.resigned_event, 0)  # the log is newest first
-                log.insert(at, _("%(name)s resigned.") % {"name": seat.name})
+        notes = [(seat.resigned_event, _("%(name)s resigned.") % {"name": seat.name})
+                 for seat in out["resigned_seats"]
+                 if seat.resigned_deal == match.deal_number and seat.resigned_event is not None]
+        notes += [(event, _("%(name)s ran out of time: the site moved for them.") % {
+                      "name": _name(seats, number)})
+                  for deal, event, number in game.timeout_marks if deal == match.deal_number]
+        # The log is newest first: insert the earliest (the largest index) first.
+        for event, note in sorted(notes, key=lambda n: n[0]):
+            log.insert(max(history_length - event, 0), note)
         out["log"] = log
     if game.status == Game.Status.FINISHED:
         reason = match_verdict(game, seats, match)

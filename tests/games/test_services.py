@@ -1,5 +1,6 @@
 """games.services: the one door. Every refusal leaves the game exactly as it was."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -9,7 +10,7 @@ from games import services
 from games.engine import Attack, Card, Take
 from games.models import Game, Move, RulePreset, Seat
 
-from .conftest import first_legal, refused, to_act
+from .conftest import client_for, first_legal, refused, seat_user, to_act
 
 pytestmark = pytest.mark.django_db
 
@@ -364,6 +365,32 @@ def test_repeated_timeouts_can_forfeit(duel, alice, bob):
     loser, winner = (alice, bob) if loser_seat == 0 else (bob, alice)
     assert (loser.deals_played, loser.deals_lost) == (1, 1)
     assert (winner.deals_played, winner.deals_lost) == (1, 0)
+
+
+def test_the_log_says_where_the_site_moved_for_a_player(duel):
+    late = duel.turn_seat
+    name = duel.seats.get(number=late).name
+    game = services.timeout(overdue(duel).pk, duel.version)
+    assert game.timeout_marks == [[1, 2, late]]  # deal 1, after the trump and the opener
+    page = client_for(seat_user(game, 1 - late)).get(f"/games/{game.pk}/").content.decode()
+    log = page[page.index('id="log-title"'):]
+    lines = re.findall(r"<li>(.*?)</li>", log, re.S)
+    # Newest first: the site's lead, then the note, then how the deal began.
+    assert lines[1] == f"{name} ran out of time: the site moved for them.", lines
+    assert len(lines) == 4
+
+
+def test_a_forfeit_agrees_everywhere(duel, alice, bob):
+    RulePreset.objects.filter(pk=duel.preset_id).update(
+        timeout_policy=RulePreset.TimeoutPolicy.FORFEIT, timeouts_allowed=1)
+    loser_seat = duel.turn_seat
+    name = duel.seats.get(number=loser_seat).name
+    game = services.timeout(overdue(duel).pk, duel.version)
+    page = client_for(alice).get(f"/games/{game.pk}/").content.decode()
+    assert f"{name} ran out of time too often and loses the match." in page
+    tally = dict(re.findall(r"<tr><td>([^<]+)</td><td>(\d+)</td></tr>", page))
+    assert tally[name] == "1" and list(tally.values()).count("0") == 1
+    assert Move.objects.filter(game=game, kind=Move.Kind.TIMEOUT, seat=loser_seat).exists()
 
 
 def test_the_sweep_plays_overdue_games_once(duel):
