@@ -7,6 +7,7 @@ sent over the socket (htmx `ws-send`) go through `services`, like HTTP posts.
 
 from __future__ import annotations
 
+import logging
 import time
 from importlib import import_module
 from urllib.parse import parse_qs
@@ -32,6 +33,9 @@ CLOSE_FLOOD = 4429
 CLOSE_TOO_BIG = 4413
 CLOSE_SIGNED_OUT = 4401  # the session ended (log-out, new password, account closed)
 CLOSE_TOO_MANY = 4429  # too many sockets from this address or on this table
+CLOSE_TRY_LATER = 1013  # the site's Redis is unreachable: the page falls back to its poll
+
+logger = logging.getLogger(__name__)
 COUNT_SECONDS = 3600  # socket counts expire an hour after the last connect (crashed processes)
 
 
@@ -57,6 +61,17 @@ class SiteConsumer(WebsocketConsumer):
             pass  # the client is gone; its disconnect event follows
 
 
+def _count(key) -> int:
+    cache.add(key, 0, COUNT_SECONDS)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, COUNT_SECONDS)
+        count = 1
+    cache.touch(key, COUNT_SECONDS)
+    return count
+
+
 def _release(keys):
     for key in keys:
         try:
@@ -64,6 +79,8 @@ def _release(keys):
                 cache.delete(key)
         except ValueError:  # expired meanwhile
             pass
+        except Exception:  # the cache is down: its counts are gone with it
+            logger.warning("could not release socket count %s", key, exc_info=True)
 
 
 class TableConsumer(SiteConsumer):
@@ -86,8 +103,14 @@ class TableConsumer(SiteConsumer):
         self.groups_joined = [group_name(game.pk)]
         if self.user is not None and self.user.is_authenticated:
             self.groups_joined.append(user_group(self.user.pk))
-        for group in self.groups_joined:
-            async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+        try:
+            for group in self.groups_joined:
+                async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+        except Exception:  # Redis is down: refuse cleanly rather than fail the handshake
+            logger.warning("could not join game %s's group", self.game_id, exc_info=True)
+            self.accept()
+            self.close(code=CLOSE_TRY_LATER)
+            return
         self.accept()
         self.send_table()  # on every (re)connect: the whole table
 
@@ -99,13 +122,11 @@ class TableConsumer(SiteConsumer):
         if address:
             limits.append((f"ws-address:{address}", settings.WS_MAX_PER_ADDRESS))
         for key, limit in limits:
-            cache.add(key, 0, COUNT_SECONDS)
             try:
-                count = cache.incr(key)
-            except ValueError:  # expired between add and incr
-                cache.add(key, 1, COUNT_SECONDS)
-                count = 1
-            cache.touch(key, COUNT_SECONDS)
+                count = _count(key)
+            except Exception:  # the cache (Redis) is down: let the socket in uncounted
+                logger.warning("could not count socket %s", key, exc_info=True)
+                continue
             self.counted.append(key)
             if count > limit:
                 _release(self.counted)
