@@ -131,6 +131,18 @@ async def test_an_unknown_game_is_refused(alice, db):
     assert not connected and code == consumers.CLOSE_REFUSED
 
 
+async def test_without_redis_a_socket_is_refused_cleanly(duel, alice, monkeypatch, caplog):
+    async def down(*args, **kwargs):
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr("channels.layers.InMemoryChannelLayer.group_add", down)
+    comm, connected, _ = await connect(duel, alice)  # accepted, so that the client sees why
+    assert connected
+    assert await comm.receive_output() == {"type": "websocket.close",
+                                           "code": consumers.CLOSE_TRY_LATER}
+    assert "could not join game" in caplog.text and "ERROR" not in caplog.text
+
+
 async def test_a_foreign_origin_is_refused(duel, alice):
     comm, connected, _ = await connect(duel, alice, origin="http://evil.example")
     assert not connected
