@@ -108,8 +108,7 @@ class TableConsumer(SiteConsumer):
                 async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
         except Exception:  # Redis is down: refuse cleanly rather than fail the handshake
             logger.warning("could not join game %s's group", self.game_id, exc_info=True)
-            self.accept()
-            self.close(code=CLOSE_TRY_LATER)
+            self.close(code=CLOSE_TRY_LATER)  # refused at the handshake; the page polls
             return
         self.accept()
         self.send_table()  # on every (re)connect: the whole table

@@ -35,7 +35,7 @@ def test_it_plays_a_deal_against_a_bot_to_the_end(new_page):
     assert any(line.startswith(f"{bot_name} ") for line in final["log"]), final["log"][:10]
     line = finish_line(final)
     expect(table.locator(".turn")).to_contain_text("Game over.")
-    rows = table.locator(".tally tbody tr")
+    rows = table.locator(".final-tally tbody tr")  # the result panel
     expect(rows).to_have_count(2)
     if line.endswith("is the durak!"):
         durak = line.removesuffix(" is the durak!")

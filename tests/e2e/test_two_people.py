@@ -93,7 +93,7 @@ def test_it_plays_a_private_deal_between_two_people_live(new_page):
         expect(person.page.locator("#table .turn")).to_contain_text("Game over.")
         assert not person.page.locator("#table fieldset.hand input").count()
         assert not person.page.get_by_role("button", name="Take the cards").count()
-    tally = anna.page.locator("#table .tally tbody tr")
+    tally = anna.page.locator("#table .final-tally tbody tr")  # the result panel
     expect(tally).to_have_count(2)
     losses = {tally.nth(i).locator("td").nth(0).inner_text(): tally.nth(i).locator("td").nth(1)
               .inner_text() for i in range(2)}
