@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import hmac
+import logging
 import random
+import time
 from datetime import timedelta
 from functools import partial
 
@@ -22,6 +24,8 @@ from .reminders import first_reminder
 from .results import finish_match
 from .your_move import move_email_at
 
+move_log = logging.getLogger("durak.move")  # one line per change of a game, after its commit
+
 
 def lock_game(game_id) -> Game:
     """The game row, locked until the transaction ends; NotFound for a bad id."""
@@ -31,9 +35,11 @@ def lock_game(game_id) -> Game:
         raise NotFound(_("There is no such game.")) from None
     try:
         # Lock the game row only (no joins: FOR UPDATE would lock the preset row too).
-        return Game.objects.select_for_update().get(pk=pk)
+        game = Game.objects.select_for_update().get(pk=pk)
     except Game.DoesNotExist:
         raise NotFound(_("There is no such game.")) from None
+    game.locked_at = time.monotonic()  # for the move's log line (commit_change)
+    return game
 
 
 def seats_of(game) -> list[Seat]:
@@ -120,7 +126,16 @@ def commit_change(game: Game, *, kind: str, seat=None, player=None, actions=(),
         people = list(game.seats.filter(player__isnull=False).values_list("player_id", flat=True))
     lobby = kind == Move.Kind.SYSTEM or not game.is_playing  # seats, start, end: the lobby
     transaction.on_commit(partial(notify.people_changed, people, lobby=lobby), robust=True)
+    transaction.on_commit(partial(_log_move, game, kind, seat, getattr(game, "locked_at", None)))
     return game
+
+
+def _log_move(game: Game, kind: str, seat, locked_at) -> None:
+    """One line per change; with LOG_FORMAT=json each field is a key of the line."""
+    took = round((time.monotonic() - locked_at) * 1000, 1) if locked_at is not None else None
+    move_log.info("game %s v%s %s seat %s %s ms", game.pk, game.version, kind, seat, took,
+                  extra={"game": game.pk, "version": game.version, "kind": kind, "seat": seat,
+                         "status": game.status, "duration_ms": took})
 
 
 def set_turn(game: Game, match: Match, now=None, seats: list[Seat] | None = None) -> None:

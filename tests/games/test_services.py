@@ -413,3 +413,17 @@ def test_the_timeout_action_follows_section_10():
     assert action.card == Card.parse("6S")
     deal.apply(0, action)
     assert services.timeout_action(deal, 1) == Take()
+
+
+def test_each_change_logs_one_line_with_game_version_and_duration(
+        duel, caplog, django_capture_on_commit_callbacks):
+    caplog.set_level("INFO", logger="durak.move")
+    seat = to_act(duel)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.play(duel.pk, seat_user(duel, seat), [first_legal(duel, seat)], duel.version)
+    lines = [r for r in caplog.records if r.name == "durak.move"]
+    assert len(lines) == 1
+    line = lines[0]
+    assert (line.game, line.version, line.kind, line.seat) == (duel.pk, duel.version + 1,
+                                                               "move", seat)
+    assert line.duration_ms is not None and line.duration_ms >= 0
