@@ -200,6 +200,9 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None) -> dict:
         "selectable": selectable and my_turn,
         "my_turn": my_turn,
         "to_act_name": name(view["to_act"]) if playing else "",
+        # A computer player (not one standing in at a person's pace) searches right now.
+        "bot_thinking": playing and view["to_act"] is not None
+        and seats[view["to_act"]].is_bot and not seats[view["to_act"]].stands_in,
         "last_move": last,
         "opponents": len(seats) - (1 if me is not None else 0),
         "log": list(reversed(describe.history(view["history"], name))),

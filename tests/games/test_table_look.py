@@ -106,3 +106,23 @@ def test_my_games_counts_down_to_each_deadline(duel, alice, bob):
         body = client_for(user).get("/games/mine/").content.decode()
         assert f'data-deadline="{duel.deadline.isoformat()}"' in body
         assert "js/clock.js" in body
+
+
+def test_a_computer_to_move_is_thinking_a_person_is_waited_for(alice, classic, seeded,
+                                                               monkeypatch):
+    from games import notify
+
+    monkeypatch.setattr(notify, "queue_bot_turn", lambda *args, **kwargs: None)  # it waits
+    game = services.create_game(alice, classic, players=2, bots=["hard"],
+                                move_time=timedelta(hours=1))
+    game.refresh_from_db()
+    page = client_for(alice).get(f"/games/{game.pk}/").content.decode()
+    bot = game.seats.get(number=1).name
+    if game.turn_seat == 1:
+        assert f"{bot} is thinking…" in page
+    else:  # alice opens: play until the computer is to move
+        assert "Your turn." in page and "is thinking" not in page
+        deal = game.match().deal
+        services.play(game.pk, alice, [deal.legal_actions(0)[0].token()], game.version)
+        page = client_for(alice).get(f"/games/{game.pk}/").content.decode()
+        assert f"{bot} is thinking…" in page
