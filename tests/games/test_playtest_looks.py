@@ -43,3 +43,10 @@ def test_a_link_drawn_as_a_button_keeps_readable_words_in_a_panel():
     assert button_link > panel_link  # same weight: the later rule wins
     (body,) = rules(css, ".table-page a.button")
     assert "color: #111" in body and "#f2b705" in body
+
+
+def test_the_lobby_filters_are_as_easy_to_tap_as_the_forms():
+    # They were the browser's small default (13 px words, 19 px tall) on a phone.
+    css = (STATIC / "site.css").read_text()
+    (body,) = rules(css, ".filters select")
+    assert "font-size: 1rem" in body and "padding" in body
