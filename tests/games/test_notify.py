@@ -39,7 +39,7 @@ def test_a_change_between_people_queues_no_bot(duel, alice, bob, heard,
     user = alice if deal.to_act == 0 else bob
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         services.play(duel.pk, user, [deal.legal_actions(deal.to_act)[0].token()], duel.version)
-    assert len(callbacks) == 2  # the table's group, and the players' navigation
+    assert len(callbacks) == 3  # the table's group, the players' navigation, the log line
     assert heard == [(duel.pk, duel.version + 1, False)]
 
 
