@@ -1,15 +1,15 @@
 from django.urls import path
 
-from . import history_views, views
+from . import history_views, lobby_views, views
 
 urlpatterns = [
-    path("", views.lobby, name="lobby"),
-    path("games/new/", views.create, name="create_game"),
-    path("games/mine/", views.my_games, name="my_games"),
-    path("games/quick/", views.quick_match, name="quick_match"),
-    path("games/challenge/", views.challenge, name="challenge"),
-    path("games/<int:game_id>/challenge/", views.answer_challenge, name="answer_challenge"),
-    path("games/vacation/", views.vacation, name="vacation"),
+    path("", lobby_views.lobby, name="lobby"),
+    path("games/new/", lobby_views.create, name="create_game"),
+    path("games/mine/", lobby_views.my_games, name="my_games"),
+    path("games/quick/", lobby_views.quick_match, name="quick_match"),
+    path("games/challenge/", lobby_views.challenge, name="challenge"),
+    path("games/<int:game_id>/challenge/", lobby_views.answer_challenge, name="answer_challenge"),
+    path("games/vacation/", lobby_views.vacation, name="vacation"),
     path("games/<int:game_id>/", views.table, name="table"),
     path("games/<int:game_id>/join/", views.join, name="join"),
     path("games/<int:game_id>/leave/", views.leave, name="leave"),

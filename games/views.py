@@ -1,4 +1,5 @@
-"""Lobby, my games and the table: small function views; every change goes to services.
+"""The table: small function views; every change goes to services (the lobby, My games
+and challenges: games.lobby_views).
 
 Each page is a full page on a normal request and a named partial on an htmx request.
 A refused change answers 4xx with the current table (or form) and a message.
@@ -7,14 +8,11 @@ A refused change answers 4xx with the current table (or form) and a message.
 from __future__ import annotations
 
 import json
-from datetime import timedelta
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -26,156 +24,17 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.middleware import valid_time_zone
 
-from . import once, outcome, services, snapshots
+from . import outcome, services, snapshots
 from .engine import ExchangeTrump, Pass, Take
-from .forms import ChallengeForm, CreateGameForm, LobbyFilterForm, QuickMatchForm
 from .models import Game
 from .table import table_context
 
 TABLE = "games/table.html"
 
 
-def _partial(request) -> bool:
+def wants_partial(request) -> bool:
     """An htmx request wants a named partial; a history restore wants the whole page."""
     return bool(request.htmx) and not request.htmx.history_restore_request
-
-
-# ----------------------------------------------------------------------------- lobby
-def _open_games(filters: LobbyFilterForm):
-    games = (
-        Game.objects.filter(status=Game.Status.OPEN, private=False)
-        .select_related("preset", "created_by")
-        .annotate(taken=Count("seats", filter=Q(seats__player__isnull=False)
-                              | ~Q(seats__bot_level="")))
-        .order_by("-created_at")
-    )
-    if filters.is_valid():
-        if filters.cleaned_data.get("preset"):
-            games = games.filter(preset=filters.cleaned_data["preset"])
-        if filters.cleaned_data.get("players"):
-            games = games.filter(players=filters.cleaned_data["players"])
-    return games[:100]
-
-
-def _lobby(request, form=None, status=200, *, quick=None, challenge=None):
-    filters = LobbyFilterForm(request.GET or None, auto_id="filter_%s")
-    ctx = {
-        "filters": filters,
-        "games": _open_games(filters),
-        "form": form or CreateGameForm(),
-        "quick": quick or QuickMatchForm(),
-        "challenge": challenge or ChallengeForm(),
-        "live_page": "lobby",  # games.navigation refreshes the open tables
-    }
-    template = "games/lobby.html"
-    if _partial(request) and request.htmx.target == "open-games":
-        template += "#open_games"
-    elif _partial(request) and request.htmx.target == "create-game":
-        template += "#create_form"
-    return render(request, template, ctx, status=status)
-
-
-@require_GET
-def lobby(request):
-    return _lobby(request)
-
-
-def _new_game_form(request) -> CreateGameForm:
-    """The make-a-table form; `?from=<game>` fills it in with that game's rules."""
-    source = Game.objects.filter(pk=request.GET.get("from", "")).first() if (
-        request.GET.get("from", "").isdigit()) else None
-    if source is None or not services.can_view(source, request.user):
-        return CreateGameForm()
-    return CreateGameForm(initial=services.new_game_answers(source))
-
-
-@login_required
-def create(request):
-    if request.method != "POST":
-        return _lobby(request, _new_game_form(request))
-    form = CreateGameForm(request.POST)
-    if not form.is_valid():
-        return _lobby(request, form, status=400)
-    try:  # the same form sent twice (a double click) makes one table
-        game_id = once.run("create_game", request.user.pk, form.cleaned_data["once"],
-                           lambda: services.create_game(request.user, form.cleaned_data["preset"],
-                                                        **form.game_options()).pk)
-    except once.Busy:
-        form.add_error(None, _("Your table is still being made: wait a moment and reload."))
-        return _lobby(request, form, status=409)
-    except services.GameError as exc:
-        form.add_error(None, exc.message)
-        return _lobby(request, form, status=exc.status)
-    return _redirect(request, Game(pk=game_id))
-
-
-@require_POST
-@login_required
-def quick_match(request):
-    """Quick match: a seat at the first open table with these rules and clock, or a new one."""
-    form = QuickMatchForm(request.POST)
-    if not form.is_valid():
-        return _lobby(request, quick=form, status=400)
-    try:  # sent twice (a double click): one seat, one table
-        game_id = once.run("quick_match", request.user.pk, form.cleaned_data["once"],
-                           lambda: services.quick_match(request.user, form.cleaned_data["preset"],
-                                                        **form.clock_options()).pk)
-    except once.Busy:
-        form.add_error(None, _("Your seat is still being found: wait a moment and reload."))
-        return _lobby(request, quick=form, status=409)
-    except services.GameError as exc:
-        form.add_error(None, exc.message)
-        return _lobby(request, quick=form, status=exc.status)
-    return _redirect(request, Game(pk=game_id))
-
-
-def _challenge_page(request, form, status=200):
-    return render(request, "games/challenge.html", {"challenge": form}, status=status)
-
-
-@login_required
-def challenge(request):
-    """GET: the challenge form (`?to=<user name>` fills in the player); POST: make the
-    private table and tell the challenged player."""
-    if request.method != "POST":
-        to = request.GET.get("to", "")[:150]
-        return _challenge_page(request, ChallengeForm(initial={"opponent": to} if to else None))
-    form = ChallengeForm(request.POST)
-    if not form.is_valid():
-        return _challenge_page(request, form, status=400)
-
-    def make() -> int:
-        opponent = services.find_player(form.cleaned_data["opponent"])
-        return services.challenge(request.user, opponent, form.cleaned_data["preset"],
-                                  **form.clock_options()).pk
-
-    try:  # sent twice (a double click): one challenge
-        game_id = once.run("challenge", request.user.pk, form.cleaned_data["once"], make)
-    except once.Busy:
-        form.add_error(None, _("Your challenge is still being made: wait a moment and reload."))
-        return _challenge_page(request, form, status=409)
-    except services.GameError as exc:
-        form.add_error(None, exc.message)
-        return _challenge_page(request, form, status=exc.status)
-    messages.success(request, _("Challenge sent: the table waits for your opponent."))
-    return _redirect(request, Game(pk=game_id))
-
-
-@require_POST
-@login_required
-def answer_challenge(request, game_id):
-    """The challenged player accepts (`accept`: they take the seat) or declines."""
-    try:
-        if request.POST.get("answer") == "accept":
-            game = services.accept_challenge(game_id, request.user)
-            return _redirect(request, game)
-        if request.POST.get("answer") != "decline":
-            raise services.BadRequest(_("Accept or decline the challenge."))
-        services.decline_challenge(game_id, request.user)
-    except services.GameError as exc:
-        return _my_games(request, message=exc.message, status=exc.status)
-    messages.success(request, _("Challenge declined."))
-    return redirect("my_games")
 
 
 @login_required
@@ -193,65 +52,6 @@ def hint(request, game_id):
     except services.GameError as exc:
         return render(request, "games/_hint.html", {"message": exc.message}, status=exc.status)
     return render(request, "games/_hint.html", context)
-
-
-@require_POST
-@login_required
-def vacation(request):
-    """Start a vacation ("days") or come back ("back"), from the profile page."""
-    try:
-        if request.POST.get("back"):
-            services.end_vacation(request.user)
-            messages.success(request, _("Welcome back: your clocks are running again."))
-        else:
-            try:
-                days = int(request.POST.get("days", ""))
-            except ValueError:
-                raise services.BadRequest(_("Say how many days, as a whole number.")) from None
-            services.start_vacation(request.user, days)
-            messages.success(request, _("Have a good vacation: your clocks have stopped."))
-    except services.GameError as exc:
-        return render(request, "games/vacation_refused.html", {"message": exc.message},
-                      status=exc.status)
-    return redirect("profile")
-
-
-@login_required
-@require_GET
-def my_games(request):
-    return _my_games(request)
-
-
-def _my_games(request, *, message=None, status=200):
-    """Challenges for you; your move (least time left first); the others' moves and tables
-    still filling; finished games with who lost. Cancelled tables are left out."""
-    games = list(
-        Game.objects.filter(seats__player=request.user)
-        .exclude(status=Game.Status.ABORTED)
-        .select_related("preset", "challenged")
-        .prefetch_related("seats__player")
-        .order_by("-created_at")[:200]
-    )
-    yours, others, finished = [], [], []
-    for game in games:
-        seats = sorted(game.seats.all(), key=lambda s: s.number)
-        mine = next(s for s in seats if s.player_id == request.user.pk)
-        waiting = game.is_playing and game.turn_seat == mine.number and not mine.is_bot
-        to_act = next((s.name for s in seats if s.number == game.turn_seat), "")
-        row = {"game": game, "seat": mine, "waiting": waiting, "to_act": to_act,
-               "opponents": [s for s in seats if s.pk != mine.pk]}
-        if game.status == Game.Status.FINISHED:
-            row["verdict"] = outcome.match_verdict(game, seats)
-            finished.append(row)
-        else:
-            (yours if waiting else others).append(row)
-    far = timezone.now() + timedelta(days=3650)
-    yours.sort(key=lambda r: r["game"].deadline or far)
-    others.sort(key=lambda r: (not r["game"].is_playing, r["game"].deadline or far))
-    finished.sort(key=lambda r: r["game"].finished_at or r["game"].created_at, reverse=True)
-    ctx = {"yours": yours, "others": others, "finished": finished, "refusal": message,
-           "challenges": list(services.open_challenges(request.user)), "live_page": "mine"}
-    return render(request, "games/my_games.html", ctx, status=status)
 
 
 # ----------------------------------------------------------------------------- table
@@ -332,13 +132,13 @@ def _render_table(request, game: Game, *, message=None, status=200, seats=None):
     ctx = _table_context(game, request.user, invite=_invite(request), message=message,
                          seats=seats)
     ctx["site_root"] = f"{request.scheme}://{request.get_host()}"
-    template = TABLE + "#table" if _partial(request) else TABLE
-    if not _partial(request):  # the chat is outside the live-swapped table
+    template = TABLE + "#table" if wants_partial(request) else TABLE
+    if not wants_partial(request):  # the chat is outside the live-swapped table
         ctx.update(outcome.chat_context(game, request.user, ctx["invite"]))
     return render(request, template, ctx, status=status)
 
 
-def _redirect(request, game):
+def to_table(request, game):
     url = reverse("table", args=[game.pk])
     if request.htmx:
         return HttpResponseClientRedirect(url)
@@ -371,7 +171,7 @@ def _change(request, game_id, do):
     if request.htmx:  # read once for this answer and the pushes to the table's sockets
         game, seats = snapshots.read(game.pk)
         return _render_table(request, game, seats=seats)
-    return _redirect(request, game)
+    return to_table(request, game)
 
 
 def _with_chat(request, game_id, response):
@@ -521,7 +321,7 @@ def deal_record(request, game_id, number):
     invite = _invite(request)
     ctx.update({"game": game,
                 "invite": invite if game.private and invite == game.invite_token else ""})
-    template = "games/deal_record.html" + ("#record" if _partial(request) else "")
+    template = "games/deal_record.html" + ("#record" if wants_partial(request) else "")
     return render(request, template, ctx)
 
 
@@ -539,8 +339,8 @@ def resign(request, game_id):
         return response
     game = _get_game(request, game_id)
     if services.seat_of(game, request.user) is None or not game.is_playing:
-        return _redirect(request, game)
-    template = "games/resign.html" + ("#confirm" if _partial(request) else "")
+        return to_table(request, game)
+    template = "games/resign.html" + ("#confirm" if wants_partial(request) else "")
     return render(request, template, {"game": game, "meaning": outcome.resign_meaning(game)})
 
 
@@ -564,7 +364,7 @@ def _chat(request, game, *, message=None, status=200):
     if not request.htmx:
         if message:
             return _render_table(request, game, message=message, status=status)
-        return _redirect(request, game)
+        return to_table(request, game)
     ctx = {"game": game, **outcome.chat_context(game, request.user, _invite(request)),
            "chat_error": message}
     return render(request, "games/_chat.html", ctx, status=status)

@@ -1,0 +1,216 @@
+"""The lobby (make a table, quick match, challenges), My games and vacation: small function
+views; every change goes to services, and a table made or found is shown by games.views."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from . import once, outcome, services
+from .forms import ChallengeForm, CreateGameForm, LobbyFilterForm, QuickMatchForm
+from .models import Game
+from .views import to_table, wants_partial
+
+
+# ----------------------------------------------------------------------------- lobby
+def _open_games(filters: LobbyFilterForm):
+    games = (
+        Game.objects.filter(status=Game.Status.OPEN, private=False)
+        .select_related("preset", "created_by")
+        .annotate(taken=Count("seats", filter=Q(seats__player__isnull=False)
+                              | ~Q(seats__bot_level="")))
+        .order_by("-created_at")
+    )
+    if filters.is_valid():
+        if filters.cleaned_data.get("preset"):
+            games = games.filter(preset=filters.cleaned_data["preset"])
+        if filters.cleaned_data.get("players"):
+            games = games.filter(players=filters.cleaned_data["players"])
+    return games[:100]
+
+
+def _lobby(request, form=None, status=200, *, quick=None, challenge=None):
+    filters = LobbyFilterForm(request.GET or None, auto_id="filter_%s")
+    ctx = {
+        "filters": filters,
+        "games": _open_games(filters),
+        "form": form or CreateGameForm(),
+        "quick": quick or QuickMatchForm(),
+        "challenge": challenge or ChallengeForm(),
+        "live_page": "lobby",  # games.navigation refreshes the open tables
+    }
+    template = "games/lobby.html"
+    if wants_partial(request) and request.htmx.target == "open-games":
+        template += "#open_games"
+    elif wants_partial(request) and request.htmx.target == "create-game":
+        template += "#create_form"
+    return render(request, template, ctx, status=status)
+
+
+@require_GET
+def lobby(request):
+    return _lobby(request)
+
+
+def _new_game_form(request) -> CreateGameForm:
+    """The make-a-table form; `?from=<game>` fills it in with that game's rules."""
+    source = Game.objects.filter(pk=request.GET.get("from", "")).first() if (
+        request.GET.get("from", "").isdigit()) else None
+    if source is None or not services.can_view(source, request.user):
+        return CreateGameForm()
+    return CreateGameForm(initial=services.new_game_answers(source))
+
+
+@login_required
+def create(request):
+    if request.method != "POST":
+        return _lobby(request, _new_game_form(request))
+    form = CreateGameForm(request.POST)
+    if not form.is_valid():
+        return _lobby(request, form, status=400)
+    try:  # the same form sent twice (a double click) makes one table
+        game_id = once.run("create_game", request.user.pk, form.cleaned_data["once"],
+                           lambda: services.create_game(request.user, form.cleaned_data["preset"],
+                                                        **form.game_options()).pk)
+    except once.Busy:
+        form.add_error(None, _("Your table is still being made: wait a moment and reload."))
+        return _lobby(request, form, status=409)
+    except services.GameError as exc:
+        form.add_error(None, exc.message)
+        return _lobby(request, form, status=exc.status)
+    return to_table(request, Game(pk=game_id))
+
+
+@require_POST
+@login_required
+def quick_match(request):
+    """Quick match: a seat at the first open table with these rules and clock, or a new one."""
+    form = QuickMatchForm(request.POST)
+    if not form.is_valid():
+        return _lobby(request, quick=form, status=400)
+    try:  # sent twice (a double click): one seat, one table
+        game_id = once.run("quick_match", request.user.pk, form.cleaned_data["once"],
+                           lambda: services.quick_match(request.user, form.cleaned_data["preset"],
+                                                        **form.clock_options()).pk)
+    except once.Busy:
+        form.add_error(None, _("Your seat is still being found: wait a moment and reload."))
+        return _lobby(request, quick=form, status=409)
+    except services.GameError as exc:
+        form.add_error(None, exc.message)
+        return _lobby(request, quick=form, status=exc.status)
+    return to_table(request, Game(pk=game_id))
+
+
+def _challenge_page(request, form, status=200):
+    return render(request, "games/challenge.html", {"challenge": form}, status=status)
+
+
+@login_required
+def challenge(request):
+    """GET: the challenge form (`?to=<user name>` fills in the player); POST: make the
+    private table and tell the challenged player."""
+    if request.method != "POST":
+        to = request.GET.get("to", "")[:150]
+        return _challenge_page(request, ChallengeForm(initial={"opponent": to} if to else None))
+    form = ChallengeForm(request.POST)
+    if not form.is_valid():
+        return _challenge_page(request, form, status=400)
+
+    def make() -> int:
+        opponent = services.find_player(form.cleaned_data["opponent"])
+        return services.challenge(request.user, opponent, form.cleaned_data["preset"],
+                                  **form.clock_options()).pk
+
+    try:  # sent twice (a double click): one challenge
+        game_id = once.run("challenge", request.user.pk, form.cleaned_data["once"], make)
+    except once.Busy:
+        form.add_error(None, _("Your challenge is still being made: wait a moment and reload."))
+        return _challenge_page(request, form, status=409)
+    except services.GameError as exc:
+        form.add_error(None, exc.message)
+        return _challenge_page(request, form, status=exc.status)
+    messages.success(request, _("Challenge sent: the table waits for your opponent."))
+    return to_table(request, Game(pk=game_id))
+
+
+@require_POST
+@login_required
+def answer_challenge(request, game_id):
+    """The challenged player accepts (`accept`: they take the seat) or declines."""
+    try:
+        if request.POST.get("answer") == "accept":
+            game = services.accept_challenge(game_id, request.user)
+            return to_table(request, game)
+        if request.POST.get("answer") != "decline":
+            raise services.BadRequest(_("Accept or decline the challenge."))
+        services.decline_challenge(game_id, request.user)
+    except services.GameError as exc:
+        return _my_games(request, message=exc.message, status=exc.status)
+    messages.success(request, _("Challenge declined."))
+    return redirect("my_games")
+
+
+@require_POST
+@login_required
+def vacation(request):
+    """Start a vacation ("days") or come back ("back"), from the profile page."""
+    try:
+        if request.POST.get("back"):
+            services.end_vacation(request.user)
+            messages.success(request, _("Welcome back: your clocks are running again."))
+        else:
+            try:
+                days = int(request.POST.get("days", ""))
+            except ValueError:
+                raise services.BadRequest(_("Say how many days, as a whole number.")) from None
+            services.start_vacation(request.user, days)
+            messages.success(request, _("Have a good vacation: your clocks have stopped."))
+    except services.GameError as exc:
+        return render(request, "games/vacation_refused.html", {"message": exc.message},
+                      status=exc.status)
+    return redirect("profile")
+
+
+@login_required
+@require_GET
+def my_games(request):
+    return _my_games(request)
+
+
+def _my_games(request, *, message=None, status=200):
+    """Challenges for you; your move (least time left first); the others' moves and tables
+    still filling; finished games with who lost. Cancelled tables are left out."""
+    games = list(
+        Game.objects.filter(seats__player=request.user)
+        .exclude(status=Game.Status.ABORTED)
+        .select_related("preset", "challenged")
+        .prefetch_related("seats__player")
+        .order_by("-created_at")[:200]
+    )
+    yours, others, finished = [], [], []
+    for game in games:
+        seats = sorted(game.seats.all(), key=lambda s: s.number)
+        mine = next(s for s in seats if s.player_id == request.user.pk)
+        waiting = game.is_playing and game.turn_seat == mine.number and not mine.is_bot
+        to_act = next((s.name for s in seats if s.number == game.turn_seat), "")
+        row = {"game": game, "seat": mine, "waiting": waiting, "to_act": to_act,
+               "opponents": [s for s in seats if s.pk != mine.pk]}
+        if game.status == Game.Status.FINISHED:
+            row["verdict"] = outcome.match_verdict(game, seats)
+            finished.append(row)
+        else:
+            (yours if waiting else others).append(row)
+    far = timezone.now() + timedelta(days=3650)
+    yours.sort(key=lambda r: r["game"].deadline or far)
+    others.sort(key=lambda r: (not r["game"].is_playing, r["game"].deadline or far))
+    finished.sort(key=lambda r: r["game"].finished_at or r["game"].created_at, reverse=True)
+    ctx = {"yours": yours, "others": others, "finished": finished, "refusal": message,
+           "challenges": list(services.open_challenges(request.user)), "live_page": "mine"}
+    return render(request, "games/my_games.html", ctx, status=status)
