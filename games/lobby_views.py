@@ -54,6 +54,19 @@ def _lobby(request, form=None, status=200, *, quick=None, challenge=None):
     return render(request, template, ctx, status=status)
 
 
+def _once(request, kind: str, form, make, *, busy: str) -> tuple[int | None, int]:
+    """`make()` run once per form token, so that the form sent twice (a double click)
+    makes one game: (its id, 200), or (None, status) with the refusal on the form."""
+    try:
+        return once.run(kind, request.user.pk, form.cleaned_data["once"], make), 200
+    except once.Busy:
+        form.add_error(None, busy)
+        return None, 409
+    except services.GameError as exc:
+        form.add_error(None, exc.message)
+        return None, exc.status
+
+
 @require_GET
 def lobby(request):
     return _lobby(request)
@@ -75,16 +88,13 @@ def create(request):
     form = CreateGameForm(request.POST)
     if not form.is_valid():
         return _lobby(request, form, status=400)
-    try:  # the same form sent twice (a double click) makes one table
-        game_id = once.run("create_game", request.user.pk, form.cleaned_data["once"],
-                           lambda: services.create_game(request.user, form.cleaned_data["preset"],
-                                                        **form.game_options()).pk)
-    except once.Busy:
-        form.add_error(None, _("Your table is still being made: wait a moment and reload."))
-        return _lobby(request, form, status=409)
-    except services.GameError as exc:
-        form.add_error(None, exc.message)
-        return _lobby(request, form, status=exc.status)
+    game_id, status = _once(
+        request, "create_game", form,
+        lambda: services.create_game(request.user, form.cleaned_data["preset"],
+                                     **form.game_options()).pk,
+        busy=_("Your table is still being made: wait a moment and reload."))
+    if game_id is None:
+        return _lobby(request, form, status=status)
     return to_table(request, Game(pk=game_id))
 
 
@@ -95,16 +105,13 @@ def quick_match(request):
     form = QuickMatchForm(request.POST)
     if not form.is_valid():
         return _lobby(request, quick=form, status=400)
-    try:  # sent twice (a double click): one seat, one table
-        game_id = once.run("quick_match", request.user.pk, form.cleaned_data["once"],
-                           lambda: services.quick_match(request.user, form.cleaned_data["preset"],
-                                                        **form.clock_options()).pk)
-    except once.Busy:
-        form.add_error(None, _("Your seat is still being found: wait a moment and reload."))
-        return _lobby(request, quick=form, status=409)
-    except services.GameError as exc:
-        form.add_error(None, exc.message)
-        return _lobby(request, quick=form, status=exc.status)
+    game_id, status = _once(
+        request, "quick_match", form,
+        lambda: services.quick_match(request.user, form.cleaned_data["preset"],
+                                     **form.clock_options()).pk,
+        busy=_("Your seat is still being found: wait a moment and reload."))
+    if game_id is None:
+        return _lobby(request, quick=form, status=status)
     return to_table(request, Game(pk=game_id))
 
 
@@ -128,14 +135,11 @@ def challenge(request):
         return services.challenge(request.user, opponent, form.cleaned_data["preset"],
                                   **form.clock_options()).pk
 
-    try:  # sent twice (a double click): one challenge
-        game_id = once.run("challenge", request.user.pk, form.cleaned_data["once"], make)
-    except once.Busy:
-        form.add_error(None, _("Your challenge is still being made: wait a moment and reload."))
-        return _challenge_page(request, form, status=409)
-    except services.GameError as exc:
-        form.add_error(None, exc.message)
-        return _challenge_page(request, form, status=exc.status)
+    game_id, status = _once(
+        request, "challenge", form, make,
+        busy=_("Your challenge is still being made: wait a moment and reload."))
+    if game_id is None:
+        return _challenge_page(request, form, status=status)
     messages.success(request, _("Challenge sent: the table waits for your opponent."))
     return to_table(request, Game(pk=game_id))
 
