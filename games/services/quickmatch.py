@@ -13,13 +13,16 @@ from .errors import BadRequest, Conflict
 from .lobby import _time_control, create_game, join_game
 
 QUICK_PLAYERS = 2
+QUICK_DEALS = 1
 
 
 def _fitting(preset: RulePreset, clock: dict):
     """Open public tables with this preset and exactly this clock, and a free seat, oldest
-    first. With a time bank, the bank and the increment are the clock (not move_time)."""
+    first. With a time bank, the bank and the increment are the clock (not move_time).
+    Like the table a quick match opens, they are rated and last one deal."""
     tables = Game.objects.filter(status=Game.Status.OPEN, private=False, preset=preset,
-                                 time_control=clock["time_control"])
+                                 time_control=clock["time_control"], rated=True,
+                                 deals=QUICK_DEALS, loss_limit__isnull=True)
     if clock["time_control"] == TimeControl.BANK:
         tables = tables.filter(bank_time=clock["bank_time"], increment=clock["increment"])
     else:
@@ -55,4 +58,4 @@ def quick_match(user, preset, *, time_control=None, move_time=None, bank_time=No
             except Conflict:
                 continue
         return create_game(user, preset, players=QUICK_PLAYERS, bots=0, private=False,
-                           **clock)
+                           deals=QUICK_DEALS, rated=True, **clock)

@@ -48,6 +48,15 @@ def test_it_joins_only_a_table_that_fits(alice, bob, carol, classic, seeded):
     assert again.pk == bank.pk and again.is_playing
 
 
+def test_it_skips_casual_tables_and_longer_matches(alice, bob, carol, classic, seeded):
+    casual = services.create_game(alice, classic, players=2, move_time=HOUR, rated=False)
+    match = services.create_game(bob, classic, players=2, move_time=HOUR, deals=5)
+    losses = services.create_game(bob, classic, players=2, move_time=HOUR, loss_limit=3)
+    game = services.quick_match(carol, classic, time_control="move", move_time=HOUR)
+    assert game.pk not in {casual.pk, match.pk, losses.pk}
+    assert (game.rated, game.deals, game.loss_limit, game.is_open) == (True, 1, None, True)
+
+
 def test_it_joins_the_oldest_fitting_table(alice, bob, carol, classic, seeded):
     older = services.create_game(alice, classic, players=3, bots=0, move_time=HOUR)
     services.create_game(bob, classic, players=2, bots=0, move_time=HOUR)
