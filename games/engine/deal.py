@@ -24,19 +24,11 @@ _index: Callable[[Card], int] = attrgetter("index")
 # One shared action per card, looked up by the card's index (ALL_CARDS order).
 _ATTACK = [Attack(c) for c in ALL_CARDS]
 _TRANSFER = [Transfer(c) for c in ALL_CARDS]
-_DEFEND: dict[int, Defend] = {}  # by attack.index * 64 + card.index
+_DEFEND = [Defend(a, c) for a in ALL_CARDS for c in ALL_CARDS]  # [attack.index * 52 + card.index]
 _TAKE, _PASS, _EXCHANGE = Take(), Pass(), ExchangeTrump()
 _NO_DEFENCE = None
 _SIX = {suit: Card(6, suit) for suit in SUITS}  # the trump 6 of each trump suit (R25)
 ANY_RANK = -1  # a rank mask (bit r: rank r) that holds every rank
-
-
-def _defend(attack: Card, card: Card) -> Defend:
-    key = attack.index * 64 + card.index
-    action = _DEFEND.get(key)
-    if action is None:
-        action = _DEFEND[key] = Defend(attack, card)
-    return action
 
 
 def _ordinal(n: int) -> str:
@@ -334,10 +326,13 @@ class Deal:
         """R7, R8, R9: may this card go on the table now (the seat holding it aside)?"""
         return bool(self._throw_ranks() >> card.rank & 1)
 
-    def _can_throw(self, seat: int) -> bool:
+    def _can_throw(self, seat: int, ranks: int | None = None) -> bool:
+        """Does `seat` hold a card that may go on the table now? `ranks`: the table's
+        `_throw_ranks()`, when the caller has it."""
         if len(self.attacks) >= self.limit:
             return False
-        ranks = self._throw_ranks()
+        if ranks is None:
+            ranks = self._throw_ranks()
         if ranks == ANY_RANK:
             return bool(self.hands[seat])
         for c in self.hands[seat]:
@@ -387,10 +382,10 @@ class Deal:
                 trump = self.trump
                 for a, d in zip(self.attacks, self.defences):
                     if d is None:
-                        suit, rank = a.suit, a.rank
+                        suit, rank, row = a.suit, a.rank, a.index * 52
                         for c in hand:  # R6, as `beats` reads it
                             if c.rank > rank if c.suit == suit else c.suit == trump:
-                                actions.append(_defend(a, c))
+                                actions.append(_DEFEND[row + c.index])
                 if self.rules.transfer and self._transfer_target() is not None:
                     rank = self.attacks[0].rank
                     actions.extend([_TRANSFER[c.index] for c in hand if c.rank == rank])
@@ -508,10 +503,11 @@ class Deal:
         if None in self.defences:
             self.to_act = self.defender
             return
+        ranks = self._throw_ranks()
         for s in self.eligible:
             if self.passed >> s & 1:
                 continue
-            if self._can_throw(s):
+            if self._can_throw(s, ranks):
                 self.to_act = s
                 return
             self.passed |= 1 << s
@@ -520,9 +516,10 @@ class Deal:
     def _next_take_thrower(self) -> None:
         """R15: after a take, each eligible attacker in priority order may throw in once."""
         eligible = self.eligible
+        ranks = self._throw_ranks()
         while self.take_idx < len(eligible):
             s = eligible[self.take_idx]
-            if self._can_throw(s):
+            if self._can_throw(s, ranks):
                 self.to_act = s
                 return
             self.take_idx += 1
@@ -682,26 +679,26 @@ class Deal:
         order = [(self.leader + k) % n for k in range(n)]
         order.remove(defender)
         order.append(defender)
-        six, face = self.trump_six, self.talon[0]
+        talon, six, face = self.talon, self.trump_six, self.talon[0]
         six_drawer: int | None = None
         face_holder: int | None = None
         for s in order:
             hand = self.hands[s]
-            drawn = 0
-            while len(hand) < size and self.talon:
-                card = self.talon.pop()
-                hand.append(card)
-                drawn += 1
-                if card == six:
-                    self.six_right = s  # R26: drew it from the talon
-                    if card != face:
-                        six_drawer = s
-                if not self.talon:  # the face-up trump card is public: its taker is known
-                    self.known[s] |= 1 << card.index
-                    face_holder = s
-            if drawn:
-                hand.sort(key=_index)
-                self.history.append({"type": "draw", "seat": s, "count": drawn})
+            drawn = min(size - len(hand), len(talon))
+            if drawn <= 0:
+                continue
+            cards = talon[-drawn:]  # drawn from the end: cards[0] comes last
+            del talon[-drawn:]
+            hand.extend(cards)
+            if six in cards:
+                self.six_right = s  # R26: drew it from the talon
+                if six is not face:
+                    six_drawer = s
+            if not talon:  # the face-up trump card is public: its taker is known
+                self.known[s] |= 1 << face.index
+                face_holder = s
+            hand.sort(key=_index)
+            self.history.append({"type": "draw", "seat": s, "count": drawn})
         if face_holder is not None and six_drawer is not None and six_drawer != face_holder:
             # R27: the 6 came in the draw that emptied the talon; a late claim stays open.
             mode = self.rules.trump_exchange
@@ -863,10 +860,10 @@ class Deal:
     def key(self) -> Hashable:
         """Equal for two deals exactly when they continue identically (for search)."""
         return (
-            self.rules, tuple(cards_mask(h) for h in self.hands),
-            tuple(c.index for c in self.talon), self.trump,
-            tuple(c.index for c in self.attacks),
-            tuple(-1 if c is None else c.index for c in self.defences),
+            self.rules, tuple([cards_mask(h) for h in self.hands]),
+            tuple([c.index for c in self.talon]), self.trump,
+            tuple([c.index for c in self.attacks]),
+            tuple([-1 if c is None else c.index for c in self.defences]),
             self.to_act, self.attacker, self.defender, self.att_seat, self.def_seat,
             self.leader, self.limit, self.eligible, self.passed, self.taking, self.take_idx,
             self.bout == 1, self.out_mask, self.over, self.loser, self.losing_team, self.draw,
