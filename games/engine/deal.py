@@ -322,10 +322,6 @@ class Deal:
                 ranks |= 1 << d.rank
         return ranks
 
-    def _may_throw(self, card: Card) -> bool:
-        """R7, R8, R9: may this card go on the table now (the seat holding it aside)?"""
-        return bool(self._throw_ranks() >> card.rank & 1)
-
     def _can_throw(self, seat: int, ranks: int | None = None) -> bool:
         """Does `seat` hold a card that may go on the table now? `ranks`: the table's
         `_throw_ranks()`, when the caller has it."""
@@ -392,7 +388,9 @@ class Deal:
                 actions.append(_TAKE)
             else:
                 ranks = self._throw_ranks()
-                if ranks:
+                if ranks == ANY_RANK:
+                    actions.extend([_ATTACK[c.index] for c in hand])
+                elif ranks:
                     actions.extend([_ATTACK[c.index] for c in hand if ranks >> c.rank & 1])
                 if self.attacks:
                     actions.append(_PASS)
@@ -454,7 +452,7 @@ class Deal:
 
     def _attack(self, seat: int, card: Card) -> None:
         self._need_card(seat, card)
-        if not self._may_throw(card):
+        if not self._throw_ranks() >> card.rank & 1:  # R7, R8, R9
             if len(self.attacks) >= self.limit:
                 raise IllegalAction(
                     f"No more cards may be played in this bout: the limit is {self.limit}.",
