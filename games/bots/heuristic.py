@@ -79,6 +79,15 @@ def defence_plan(hand: list[Card], table: list[tuple[Card, Card | None]], trump:
     """Greedy cover of the unbeaten cards, strongest first, each by the cheapest card that
     beats it. A list of (attack, defence) or None when some card can't be beaten."""
     unbeaten = [a for a, d in table if d is None]
+    if len(unbeaten) == 1:  # the usual case: the cheapest beating card, first in hand order
+        a = unbeaten[0]
+        suit, rank = a.suit, a.rank
+        best: Card | None = None
+        for c in hand:
+            if (c.rank > rank if c.suit == suit else c.suit == trump) and (
+                    best is None or vals[c.index] < vals[best.index]):
+                best = c
+        return None if best is None else [(a, best)]
     unbeaten.sort(key=lambda c: -vals[c.index])
     free = sorted(hand, key=lambda c: vals[c.index])
     plan: list[tuple[Card, Card]] = []
