@@ -22,7 +22,6 @@ from games.engine import (
     Pass,
     Take,
     Transfer,
-    beats,
 )
 
 
@@ -67,11 +66,12 @@ def heuristic_action(deal: Deal, seat: int, legal: list[Action] | None = None,
         legal = deal.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
-    if _EXCHANGE in legal:
+    kinds = {type(a) for a in legal}  # actions without cards are equal by kind
+    if ExchangeTrump in kinds:
         return _EXCHANGE  # R25: the face-up trump is always worth at least the 6
-    if _TAKE in legal:  # R14: only a defender who has not taken may take
+    if Take in kinds:  # R14: only a defender who has not taken may take
         return _defend(deal, seat, legal, params)
-    return _attack(deal, seat, legal, params)
+    return _attack(deal, seat, legal, params, leading=Pass not in kinds)
 
 
 def defence_plan(hand: list[Card], table: list[tuple[Card, Card | None]], trump: str,
@@ -79,12 +79,22 @@ def defence_plan(hand: list[Card], table: list[tuple[Card, Card | None]], trump:
     """Greedy cover of the unbeaten cards, strongest first, each by the cheapest card that
     beats it. A list of (attack, defence) or None when some card can't be beaten."""
     unbeaten = [a for a, d in table if d is None]
+    if len(unbeaten) == 1:  # the usual case: the cheapest beating card, first in hand order
+        a = unbeaten[0]
+        suit, rank = a.suit, a.rank
+        best: Card | None = None
+        for c in hand:
+            if (c.rank > rank if c.suit == suit else c.suit == trump) and (
+                    best is None or vals[c.index] < vals[best.index]):
+                best = c
+        return None if best is None else [(a, best)]
     unbeaten.sort(key=lambda c: -vals[c.index])
     free = sorted(hand, key=lambda c: vals[c.index])
     plan: list[tuple[Card, Card]] = []
     for a in unbeaten:
+        suit, rank = a.suit, a.rank
         for i, c in enumerate(free):
-            if beats(c, a, trump):
+            if c.rank > rank if c.suit == suit else c.suit == trump:  # R6 (`beats`)
                 plan.append((a, c))
                 del free[i]
                 break
@@ -97,13 +107,14 @@ def _defend(deal: Deal, seat: int, legal: list[Action], params: Params) -> Actio
     trump = deal.trump
     vals = card_values(trump, deal.rules.deck_size)
     talon = deal.talon_size
-    plan = defence_plan(deal.hand(seat), deal.table, trump, vals)
-    transfers = [a for a in legal if isinstance(a, Transfer)]
+    transfers = [a for a in legal if type(a) is Transfer]
     if transfers:
         best = min(transfers, key=lambda a: vals[a.card.index])
-        card = best.card
-        if card.suit != trump or plan is None or talon <= params.transfer_trump_talon:
+        if best.card.suit != trump or talon <= params.transfer_trump_talon:
             return best  # R32: pass the whole attack on for one card
+    plan = defence_plan(deal.hand(seat), deal.table, trump, vals)
+    if transfers and plan is None:
+        return best  # a trump transfer still beats taking
     if plan is None:
         return _TAKE
     if talon > params.take_talon:
@@ -112,42 +123,48 @@ def _defend(deal: Deal, seat: int, legal: list[Action], params: Params) -> Actio
             return _TAKE
     attack, card = plan[0]
     for a in legal:
-        if isinstance(a, Defend) and a.attack is attack and a.card is card:
+        if type(a) is Defend and a.attack is attack and a.card is card:
             return a
     return Defend(attack, card)  # pragma: no cover - the plan uses legal pairs
 
 
-def _attack(deal: Deal, seat: int, legal: list[Action], params: Params) -> Action:
+def _attack(deal: Deal, seat: int, legal: list[Action], params: Params, leading: bool) -> Action:
     trump = deal.trump
     vals = card_values(trump, deal.rules.deck_size)
-    acts = {a.card: a for a in legal if isinstance(a, Attack)}
-    if not acts:
+    attacks = [a for a in legal if type(a) is Attack]
+    if not attacks:
         return _PASS
-    cards = list(acts)
-    hand = deal.hand(seat)
-    talon = deal.talon_size
-    if _PASS not in legal:  # the lead (R7): nothing on the table yet
-        counts: dict[int, int] = {}
-        for c in hand:
+    best = attacks[0]
+    if leading:  # the lead (R7): nothing on the table yet
+        counts = [0] * 15  # non-trumps held, by rank
+        for c in deal.hand(seat):
             if c.suit != trump:
-                counts[c.rank] = counts.get(c.rank, 0) + 1
-
-        def lead_score(c: Card) -> float:
-            v = vals[c.index]
+                counts[c.rank] += 1
+        best_score = None
+        for a in attacks:  # the first with the lowest score
+            c = a.card
             if c.suit == trump:
-                return v + params.lead_trump_penalty
-            return v - params.pair_bonus * (counts[c.rank] - 1)
-
-        return acts[min(cards, key=lead_score)]
+                score = vals[c.index] + params.lead_trump_penalty
+            else:
+                score = vals[c.index] - params.pair_bonus * (counts[c.rank] - 1)
+            if best_score is None or score < best_score:
+                best, best_score = a, score
+        return best
     # Throw in (R8, R15): the cheapest card, if it is cheap enough.
-    card = min(cards, key=lambda c: vals[c.index])
+    low = vals[best.card.index]
+    for a in attacks:
+        v = vals[a.card.index]
+        if v < low:
+            best, low = a, v
+    card = best.card
+    talon = deal.talon_size
     if card.suit == trump:
-        if talon == 0 and len(hand) <= 2:
-            return acts[card]
+        if talon == 0 and len(deal.hand(seat)) <= 2:
+            return best
         return _PASS
     if talon == 0:
-        return acts[card]
+        return best
     limit = params.throw_rank_late if talon <= params.late_talon else params.throw_rank_early
     if card.rank <= limit:
-        return acts[card]
+        return best
     return _PASS

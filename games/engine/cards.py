@@ -84,8 +84,8 @@ class Card:
     def __hash__(self) -> int:
         return self.index
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Card) and other.index == self.index
+    # Equality is identity (object's own __eq__, fast in list and dict look-ups): there is
+    # exactly one instance per card, whether parsed, copied or unpickled.
 
     # Display order is (suit, rank); index encodes exactly that.
     def __lt__(self, other: Card) -> bool:

@@ -14,26 +14,21 @@ from typing import Any
 
 from . import infostate
 from .actions import ACTION_TYPES, Action, Attack, Defend, ExchangeTrump, Pass, Take, Transfer
-from .cards import ALL_CARDS, Card, beats, cards_mask, full_deck, mask_cards, why_not_beats
+from .cards import ALL_CARDS, SUITS, Card, beats, cards_mask, full_deck, mask_cards, why_not_beats
 from .claims import LateClaim
 from .errors import IllegalAction
 from .infostate import View
 from .rules import Rules
 
 _index: Callable[[Card], int] = attrgetter("index")
-_ATTACK = {c: Attack(c) for c in ALL_CARDS}
-_TRANSFER = {c: Transfer(c) for c in ALL_CARDS}
-_DEFEND: dict[tuple[Card, Card], Defend] = {}
+# One shared action per card, looked up by the card's index (ALL_CARDS order).
+_ATTACK = [Attack(c) for c in ALL_CARDS]
+_TRANSFER = [Transfer(c) for c in ALL_CARDS]
+_DEFEND = [Defend(a, c) for a in ALL_CARDS for c in ALL_CARDS]  # [attack.index * 52 + card.index]
 _TAKE, _PASS, _EXCHANGE = Take(), Pass(), ExchangeTrump()
 _NO_DEFENCE = None
-
-
-def _defend(attack: Card, card: Card) -> Defend:
-    key = (attack, card)
-    action = _DEFEND.get(key)
-    if action is None:
-        action = _DEFEND[key] = Defend(attack, card)
-    return action
+_SIX = {suit: Card(6, suit) for suit in SUITS}  # the trump 6 of each trump suit (R25)
+ANY_RANK = -1  # a rank mask (bit r: rank r) that holds every rank
 
 
 def _ordinal(n: int) -> str:
@@ -137,7 +132,7 @@ class Deal:
         self.draw = False
         self.late = None
         self.last_filler = [None] * rules.team_count if rules.teams else None
-        six = Card.parse("6" + self.trump) if rules.deck_size != 24 else None
+        six = self.trump_six
         self.six_right = -1
         for seat, hand in enumerate(self.hands):
             if six in hand:
@@ -170,8 +165,9 @@ class Deal:
         return len(self.discard)
 
     def hand(self, seat: int) -> list[Card]:
-        _check_seat_arg("seat", seat, self.n)
-        return list(self.hands[seat])
+        if type(seat) is not int or not 0 <= seat < self.n:
+            _check_seat_arg("seat", seat, self.n)
+        return self.hands[seat][:]
 
     @property
     def table(self) -> list[tuple[Card, Card | None]]:
@@ -191,7 +187,7 @@ class Deal:
 
     @property
     def trump_six(self) -> Card | None:
-        return None if self.rules.deck_size == 24 else Card.parse("6" + self.trump)
+        return None if self.rules.deck_size == 24 else _SIX[self.trump]
 
     def known_cards(self, seat: int) -> list[Card]:
         """Cards everybody knows `seat` holds: picked up, exchanged, shown (R4, R5)."""
@@ -203,13 +199,13 @@ class Deal:
         person = self._next_filler(seat, gone)
         last_filler = self.last_filler
         assert last_filler is not None  # team play
-        last_filler[self.rules.team_of(seat)] = person
+        last_filler[self.rules.seat_teams[seat]] = person
         return person
 
     def _next_filler(self, seat: int, gone: int | None = None) -> int:
         out = self.out_mask if gone is None else gone
-        team = self.rules.team_of(seat)
-        members = self.rules.members(team)
+        team = self.rules.seat_teams[seat]
+        members = self.rules.team_members[team]
         last_filler = self.last_filler
         assert last_filler is not None  # team play
         last = last_filler[team]
@@ -226,7 +222,10 @@ class Deal:
 
     def _team_active(self, seat: int, gone: int | None = None) -> bool:
         out = self.out_mask if gone is None else gone
-        return any(not out >> m & 1 for m in self.rules.members(self.rules.team_of(seat)))
+        for m in self.rules.team_members[self.rules.seat_teams[seat]]:
+            if not out >> m & 1:
+                return True
+        return False
 
     def _gone(self) -> int:
         """R19 as R32 reads it: the out seats, and (talon empty) any seat with no cards,
@@ -277,7 +276,7 @@ class Deal:
             s = (self.def_seat + k) % n  # clockwise from the defender's left (R11)
             if s == attacker or s == defender or self.out_mask >> s & 1:
                 continue
-            if rules.teams and rules.team_of(s) == rules.team_of(defender):
+            if rules.teams and rules.seat_teams[s] == rules.seat_teams[defender]:
                 continue  # R28: partners never attack each other
             others.append(s)
         if mode == "neighbours":
@@ -304,29 +303,38 @@ class Deal:
     def _unbeaten(self) -> int:
         return self.defences.count(None)
 
-    def _may_throw(self, card: Card) -> bool:
-        """R7, R8, R9: may this card go on the table now (the seat holding it aside)?"""
+    def _throw_ranks(self) -> int:
+        """R7, R8, R9: the ranks that may go on the table now (the seat holding the card
+        aside), as a mask with bit r for rank r; ANY_RANK for every rank."""
         attacks = self.attacks
         if not attacks:
-            return True
+            return ANY_RANK
         if len(attacks) >= self.limit:
-            return False
+            return 0
         if not self.taking and not any(self.defences):
             # Still the lead (R7): only a multiple lead of one rank.
-            return self.rules.lead_multiple and card.rank == attacks[0].rank
-        rank = card.rank
+            return 1 << attacks[0].rank if self.rules.lead_multiple else 0
+        ranks = 0
         for c in attacks:
-            if c.rank == rank:
-                return True
+            ranks |= 1 << c.rank
         for d in self.defences:
-            if d is not None and d.rank == rank:
-                return True
-        return False
+            if d is not None:
+                ranks |= 1 << d.rank
+        return ranks
 
-    def _can_throw(self, seat: int) -> bool:
+    def _can_throw(self, seat: int, ranks: int | None = None) -> bool:
+        """Does `seat` hold a card that may go on the table now? `ranks`: the table's
+        `_throw_ranks()`, when the caller has it."""
         if len(self.attacks) >= self.limit:
             return False
-        return any(self._may_throw(c) for c in self.hands[seat])
+        if ranks is None:
+            ranks = self._throw_ranks()
+        if ranks == ANY_RANK:
+            return bool(self.hands[seat])
+        for c in self.hands[seat]:
+            if ranks >> c.rank & 1:
+                return True
+        return False
 
     def _transfer_target(self) -> tuple[int, int] | None:
         """R32: the seat and person who would defend after a transfer, if one is possible."""
@@ -359,34 +367,43 @@ class Deal:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal action for `seat` now, in a stable order (empty when none)."""
-        _check_seat_arg("seat", seat, self.n)
+        if type(seat) is not int or not 0 <= seat < self.n:
+            _check_seat_arg("seat", seat, self.n)
         actions: list[Action] = []
         if self.over:
             return actions
         if seat == self.to_act:
             hand = self.hands[seat]
             if seat == self.defender and not self.taking:
+                trump = self.trump
                 for a, d in zip(self.attacks, self.defences):
                     if d is None:
-                        for c in hand:
-                            if beats(c, a, self.trump):
-                                actions.append(_defend(a, c))
-                if self._transfer_target() is not None:
+                        suit, rank, row = a.suit, a.rank, a.index * 52
+                        for c in hand:  # R6, as `beats` reads it
+                            if c.rank > rank if c.suit == suit else c.suit == trump:
+                                actions.append(_DEFEND[row + c.index])
+                if self.rules.transfer and self._transfer_target() is not None:
                     rank = self.attacks[0].rank
-                    actions.extend(_TRANSFER[c] for c in hand if c.rank == rank)
+                    actions.extend([_TRANSFER[c.index] for c in hand if c.rank == rank])
                 actions.append(_TAKE)
             else:
-                actions.extend(_ATTACK[c] for c in hand if self._may_throw(c))
+                ranks = self._throw_ranks()
+                if ranks == ANY_RANK:
+                    actions.extend([_ATTACK[c.index] for c in hand])
+                elif ranks:
+                    actions.extend([_ATTACK[c.index] for c in hand if ranks >> c.rank & 1])
                 if self.attacks:
                     actions.append(_PASS)
-        if self._may_exchange(seat):
+        # Only the holder of the right, or of a late claim, may exchange (R25-R27).
+        if (seat == self.six_right or self.late is not None) and self._may_exchange(seat):
             actions.append(_EXCHANGE)
         return actions
 
     # --------------------------------------------------------------- apply
     def apply(self, seat: int, action: Action) -> None:
         """Apply `action` for `seat`, or raise IllegalAction leaving the deal unchanged."""
-        _check_seat_arg("seat", seat, self.n)
+        if type(seat) is not int or not 0 <= seat < self.n:
+            _check_seat_arg("seat", seat, self.n)
         kind = type(action)
         if kind not in ACTION_TYPES:
             raise IllegalAction(
@@ -435,7 +452,7 @@ class Deal:
 
     def _attack(self, seat: int, card: Card) -> None:
         self._need_card(seat, card)
-        if not self._may_throw(card):
+        if not self._throw_ranks() >> card.rank & 1:  # R7, R8, R9
             if len(self.attacks) >= self.limit:
                 raise IllegalAction(
                     f"No more cards may be played in this bout: the limit is {self.limit}.",
@@ -455,7 +472,7 @@ class Deal:
         leading = not self.attacks
         self.hands[seat].remove(card)
         self.known[seat] &= ~(1 << card.index)
-        if card.code[0] == "6" and card.suit == self.trump and seat == self.six_right:
+        if seat == self.six_right and card is self.trump_six:
             self.six_right = -1  # R26: once played, the right is gone
         self.attacks.append(card)
         self.defences.append(_NO_DEFENCE)
@@ -484,10 +501,11 @@ class Deal:
         if None in self.defences:
             self.to_act = self.defender
             return
+        ranks = self._throw_ranks()
         for s in self.eligible:
             if self.passed >> s & 1:
                 continue
-            if self._can_throw(s):
+            if self._can_throw(s, ranks):
                 self.to_act = s
                 return
             self.passed |= 1 << s
@@ -496,9 +514,10 @@ class Deal:
     def _next_take_thrower(self) -> None:
         """R15: after a take, each eligible attacker in priority order may throw in once."""
         eligible = self.eligible
+        ranks = self._throw_ranks()
         while self.take_idx < len(eligible):
             s = eligible[self.take_idx]
-            if self._can_throw(s):
+            if self._can_throw(s, ranks):
                 self.to_act = s
                 return
             self.take_idx += 1
@@ -524,7 +543,7 @@ class Deal:
             )
         self.hands[seat].remove(card)
         self.known[seat] &= ~(1 << card.index)
-        if seat == self.six_right and card.code[0] == "6" and card.suit == self.trump:
+        if seat == self.six_right and card is self.trump_six:
             self.six_right = -1
         self.defences[i] = card
         self.history.append({"type": "defend", "seat": seat, "attack": attack.code, "card": card.code})
@@ -568,7 +587,7 @@ class Deal:
             )
         self.hands[seat].remove(card)
         self.known[seat] &= ~(1 << card.index)
-        if seat == self.six_right and card.code[0] == "6" and card.suit == self.trump:
+        if seat == self.six_right and card is self.trump_six:
             self.six_right = -1
         self.attacks.append(card)
         self.defences.append(_NO_DEFENCE)
@@ -658,26 +677,26 @@ class Deal:
         order = [(self.leader + k) % n for k in range(n)]
         order.remove(defender)
         order.append(defender)
-        six, face = self.trump_six, self.talon[0]
+        talon, six, face = self.talon, self.trump_six, self.talon[0]
         six_drawer: int | None = None
         face_holder: int | None = None
         for s in order:
             hand = self.hands[s]
-            drawn = 0
-            while len(hand) < size and self.talon:
-                card = self.talon.pop()
-                hand.append(card)
-                drawn += 1
-                if card == six:
-                    self.six_right = s  # R26: drew it from the talon
-                    if card != face:
-                        six_drawer = s
-                if not self.talon:  # the face-up trump card is public: its taker is known
-                    self.known[s] |= 1 << card.index
-                    face_holder = s
-            if drawn:
-                hand.sort(key=_index)
-                self.history.append({"type": "draw", "seat": s, "count": drawn})
+            drawn = min(size - len(hand), len(talon))
+            if drawn <= 0:
+                continue
+            cards = talon[-drawn:]  # drawn from the end: cards[0] comes last
+            del talon[-drawn:]
+            hand.extend(cards)
+            if six in cards:
+                self.six_right = s  # R26: drew it from the talon
+                if six is not face:
+                    six_drawer = s
+            if not talon:  # the face-up trump card is public: its taker is known
+                self.known[s] |= 1 << face.index
+                face_holder = s
+            hand.sort(key=_index)
+            self.history.append({"type": "draw", "seat": s, "count": drawn})
         if face_holder is not None and six_drawer is not None and six_drawer != face_holder:
             # R27: the 6 came in the draw that emptied the talon; a late claim stays open.
             mode = self.rules.trump_exchange
@@ -693,7 +712,8 @@ class Deal:
                     self.history.append({"type": "out", "seat": s})
         holders = [s for s in range(self.n) if not self.out_mask >> s & 1]
         rules = self.rules
-        teams_left = {rules.team_of(s) for s in holders}
+        seat_teams = rules.seat_teams
+        teams_left = {seat_teams[s] for s in holders}
         if len(teams_left) <= 1:
             self.over = True
             self.to_act = None
@@ -838,10 +858,10 @@ class Deal:
     def key(self) -> Hashable:
         """Equal for two deals exactly when they continue identically (for search)."""
         return (
-            self.rules, tuple(cards_mask(h) for h in self.hands),
-            tuple(c.index for c in self.talon), self.trump,
-            tuple(c.index for c in self.attacks),
-            tuple(-1 if c is None else c.index for c in self.defences),
+            self.rules, tuple([cards_mask(h) for h in self.hands]),
+            tuple([c.index for c in self.talon]), self.trump,
+            tuple([c.index for c in self.attacks]),
+            tuple([-1 if c is None else c.index for c in self.defences]),
             self.to_act, self.attacker, self.defender, self.att_seat, self.def_seat,
             self.leader, self.limit, self.eligible, self.passed, self.taking, self.take_idx,
             self.bout == 1, self.out_mask, self.over, self.loser, self.losing_team, self.draw,

@@ -5,9 +5,11 @@ imagined from it (`sample`), so that no reader outside the engine rebuilds a rul
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from .cards import SUIT_NAMES, Card, full_deck, mask_cards
+from .cards import LOWEST_RANK, SUIT_NAMES, Card, full_deck, mask_cards
 from .claims import LateClaim
 from .rules import Rules
 
@@ -71,7 +73,7 @@ def next_fillers(deal: Deal) -> list[int | None] | None:
         if last is None:
             out.append(None)
             continue
-        members = deal.rules.members(team)
+        members = deal.rules.team_members[team]
         start = members.index(last) + 1
         order = members[start:] + members[:start]
         out.append(next((p for p in order if not deal.out_mask >> p & 1), None))
@@ -142,7 +144,7 @@ def view(deal: Deal, seat: int | None) -> View:
         "taking": deal.taking,
         "to_act": deal.to_act,
         "out": sorted(deal.out),
-        "teams": [deal.rules.team_of(s) for s in range(deal.n)] if deal.rules.teams else None,
+        "teams": list(deal.rules.seat_teams) if deal.rules.teams else None,
         "next_fillers": next_fillers(deal),
         "exchange_open": exchange_open(deal),
         "is_over": over,
@@ -169,8 +171,8 @@ def _mask(cards: list[Card]) -> int:
     return m
 
 
-def _index(card: Card) -> int:
-    return card.index
+_index: Callable[[Card], int] = attrgetter("index")
+_DECKS = {size: tuple(full_deck(size)) for size in LOWEST_RANK}  # R1, in display order
 
 
 def sample(cls: type[Deal], v: View, rng: random.Random) -> Deal:
@@ -179,18 +181,24 @@ def sample(cls: type[Deal], v: View, rng: random.Random) -> Deal:
         raise ValueError("The deal is over: there is nothing hidden to imagine.")
     rules = _rules(v["rules"])
     n, seat, parse = rules.players, v["seat"], _parse
-    own = [parse(c) for c in v["hand"]] if seat is not None and v["hand"] is not None else []
+    own = _cards(v["hand"]) if seat is not None and v["hand"] is not None else []
     attacks = [parse(a) for a, _ in v["table"] if a]
     defences = [parse(d) if d else None for _, d in v["table"]]
-    discard = [parse(c) for c in v["discarded"]]
+    discard = _cards(v["discarded"])
     face = parse(v["trump_card"]) if v["trump_card"] else None
-    known = [[parse(c) for c in k] for k in v["known"]]
+    known = [_cards(k) for k in v["known"]]
+    known_masks = [_mask(k) for k in known]
     if seat is not None:
         known[seat] = own
-    seen = {*attacks, *(d for d in defences if d), *discard, *(c for k in known for c in k)}
+    seen = _mask(attacks) | _mask(discard)  # a mask of the cards placed by the view
+    for d in defences:
+        if d is not None:
+            seen |= 1 << d.index
+    for k in known:
+        seen |= _mask(k)
     if face is not None:
-        seen.add(face)
-    unseen = [c for c in full_deck(rules.deck_size) if c not in seen]
+        seen |= 1 << face.index
+    unseen = [c for c in _DECKS[rules.deck_size] if not seen >> c.index & 1]
     need = [size - len(k) for size, k in zip(v["hand_sizes"], known)]
     talon_rest = v["talon_size"] - 1 if v["talon_size"] else 0
     if min(need, default=0) < 0 or sum(need) + talon_rest != len(unseen):
@@ -225,7 +233,7 @@ def sample(cls: type[Deal], v: View, rng: random.Random) -> Deal:
                      if deal.taking and to_act != deal.defender and to_act in deal.eligible else 0)
     deal.out_mask = _mask_seats(v["out"])
     deal.over, deal.loser, deal.losing_team, deal.draw = False, None, None, False
-    deal.known = [_mask([parse(c) for c in k]) for k in v["known"]]
+    deal.known = known_masks
     deal.history = list(v["history"])
     deal.last_filler = _last_fillers(rules, v["next_fillers"])
     deal.dealer = v["dealer"]
@@ -251,8 +259,18 @@ def _rules(d: dict[str, Any]) -> Rules:
 
 
 def _parse(code: str) -> Card:
-    card = Card._by_code.get(code)
+    card = _BY_CODE.get(code)
     return card if card is not None else Card.parse(code)
+
+
+def _cards(codes: list[str]) -> list[Card]:
+    try:
+        return [_BY_CODE[c] for c in codes]  # a view's codes, as the engine wrote them
+    except KeyError:
+        return [_parse(c) for c in codes]
+
+
+_BY_CODE = Card._by_code
 
 
 def _mask_seats(seats: list[int]) -> int:
@@ -271,7 +289,7 @@ def _last_fillers(rules: Rules, fillers: list[int | None] | None) -> list[int | 
         if person is None:
             last.append(None)
             continue
-        members = rules.members(team)
+        members = rules.team_members[team]
         last.append(members[(members.index(person) - 1) % len(members)])
     return last
 

@@ -80,6 +80,16 @@ class Rules:
         """Seats of a team in clockwise order."""
         return [s for s in range(self.players) if self.team_of(s) == team]
 
+    @cached_property
+    def seat_teams(self) -> tuple[int, ...]:
+        """`team_of` of every seat, in seat order (looked up often in play)."""
+        return tuple(self.team_of(s) for s in range(self.players))
+
+    @cached_property
+    def team_members(self) -> tuple[tuple[int, ...], ...]:
+        """`members` of every team, in team order."""
+        return tuple(tuple(self.members(t)) for t in range(self.team_count))
+
     @property
     def effective_throw_in(self) -> str:
         """R10: neighbours-only at 5-6 players in individual play unless chosen otherwise."""
