@@ -306,6 +306,8 @@ class Bench:
         if profiler:
             out = io.StringIO()
             stats = pstats.Stats(profiler, stream=out)
+            if os.environ.get("MOVEBENCH_PSTATS"):
+                stats.dump_stats(os.environ["MOVEBENCH_PSTATS"])
             stats.sort_stats("tottime").print_stats(30)
             stats.sort_stats("cumulative").print_stats(45)
             print(out.getvalue(), file=sys.stderr)

@@ -168,7 +168,13 @@ def _change(request, game_id, do):
         do(game)
     except services.GameError as exc:  # a timeout may have been played meanwhile
         return _render_table(request, _reread(game), message=exc.message, status=exc.status)
-    if request.htmx:  # read once for this answer and the pushes to the table's sockets
+    return _changed(request, game)
+
+
+def _changed(request, game: Game):
+    """The answer to a change that was made: the table, read once for this answer and
+    the pushes to the table's sockets (htmx), or back to the table."""
+    if request.htmx:
         game, seats = snapshots.read(game.pk)
         return _render_table(request, game, seats=seats)
     return to_table(request, game)
@@ -301,11 +307,19 @@ def move_from_fields(data: dict) -> tuple[list, object, object]:
 @require_POST
 @login_required
 def play(request, game_id):
-    def do(game):
+    """A move. The service checks who may see and play the game, so the game is read
+    here only for a refusal's answer (404 for a game the user may not see); the answer
+    to a move is made from the rows the move has just written (issue 15)."""
+    try:
         actions, version, seat = move_from_request(request)
-        services.play(game.pk, request.user, actions, version, seat=seat)
-
-    return _change(request, game_id, do)
+        game = services.play(game_id, request.user, actions, version, seat=seat)
+    except services.GameError as exc:  # a timeout may have been played meanwhile
+        return _render_table(request, _get_game(request, game_id), message=exc.message,
+                             status=exc.status)
+    if request.htmx and getattr(game, "seats_in_order", None) is not None:
+        game, seats = snapshots.keep(game, game.seats_in_order)
+        return _render_table(request, game, seats=seats)
+    return _changed(request, game)
 
 
 # ----------------------------------------------------------------------------- after a deal
