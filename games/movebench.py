@@ -150,7 +150,7 @@ def consumer_for(game_id: int, player: dict):
     consumer = TableConsumer()
     consumer.scope = {"type": "websocket", "user": player["user"], "query_string": b"",
                       "cookies": {"csrftoken": CSRF},
-                      "headers": [(b"origin", b"http://127.0.0.1:8000")],
+                      "headers": [(b"origin", b"http://testserver")],
                       "url_route": {"kwargs": {"game_id": game_id}}}
     consumer.game_id, consumer.user, consumer.invite = game_id, player["user"], ""
     consumer.sent_version = -1
@@ -166,7 +166,8 @@ HEADERS = {"HX-Request": "true", "X-CSRFToken": CSRF, "Origin": "http://testserv
 # ----------------------------------------------------------------------------- the run
 # What a process keeps in memory between requests and socket events (module, attribute):
 # each simulated server process gets its own (--processes).
-PROCESS_MEMORY = [("games.snapshots", "_kept"), ("games.spectators", "_rendered")]
+PROCESS_MEMORY = [("games.snapshots", "_kept"), ("games.renders", "_rendered"),
+                  ("games.snapshots", "_shared")]
 
 
 class Process:

@@ -65,8 +65,8 @@ def _fresh_rate_limits(settings, request):
 
 @pytest.fixture(autouse=True)
 def _fresh_spectator_renders():
-    """games.spectators keeps renders by game id and version: ids come back in a new test."""
-    from games import snapshots, spectators
+    """games.renders keeps renders by game id and version: ids come back in a new test."""
+    from games import renders, snapshots
 
-    spectators.forget()
+    renders.forget()
     snapshots.forget()

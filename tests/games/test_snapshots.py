@@ -45,6 +45,7 @@ def test_a_new_rating_shows_once_the_shared_parts_are_read_again(duel, alice, mo
     game, seats = snapshots.read(duel.pk)
     assert "after 9 rated games" in table_html(game, alice, seats=seats)  # shared a while
     monkeypatch.setattr(snapshots, "SHARED_SECONDS", 0.0)
+    services.play_seat(duel.pk, game.match().deal.to_act, [first_legal(duel)], game.version)
     game, seats = snapshots.read(duel.pk)
     assert "after 10 rated games" in table_html(game, alice, seats=seats)
 
