@@ -80,8 +80,9 @@ def _table_context(game: Game, user, *, invite: str, message=None, seats=None) -
         seats = list(game.seats.select_related("player").order_by("number"))
     me = next((s for s in seats if user is not None and user.is_authenticated
                and s.player_id == user.pk), None)
-    ctx = table_context(game, seats, me)
-    ctx.update(outcome.result_context(game, seats, me, ctx))
+    match = game.match()  # parsed once for the whole table
+    ctx = table_context(game, seats, me, match)
+    ctx.update(outcome.result_context(game, seats, me, ctx, match))
     ctx.update(_helpers(game, seats, me, ctx))
     invite = invite if game.private and invite == game.invite_token else ""
     here = reverse("table", args=[game.pk]) + (f"?{urlencode({'invite': invite})}" if invite else "")
