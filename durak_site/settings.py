@@ -74,13 +74,17 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "accounts.middleware.PlayerLanguageMiddleware",  # a saved profile language wins
-    "accounts.middleware.LastSeenMiddleware",  # no "your move" email for a move seen
-    "accounts.middleware.TimeZoneMiddleware",  # the browser's (and profile's) time zone
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Sync-only, so next to last (issue 15): under ASGI, Django runs the middleware in one
+    # thread down to the first that can run asynchronously (Axes can) and switches thread
+    # for each after it; with these above Axes, the messages, frame, CSP and htmx ones
+    # each switched, about a millisecond of server time per request.
+    "accounts.middleware.PlayerLanguageMiddleware",  # a saved profile language wins
+    "accounts.middleware.LastSeenMiddleware",  # no "your move" email for a move seen
+    "accounts.middleware.TimeZoneMiddleware",  # the browser's (and profile's) time zone
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 

@@ -110,6 +110,25 @@ def instrument() -> None:
     timed(PartialTemplate, "render", "render")
 
 
+def instrument_detail() -> None:
+    """--detail: the rest split further, by the site's own steps."""
+    from django.contrib.auth import middleware as auth_middleware
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from . import notify, snapshots, views
+    from .services import clocks
+
+    timed(SessionStore, "load", "session")
+    timed(auth_middleware, "get_user", "user")
+    timed(clocks, "play_move", "service")
+    for name in ("game_changed", "people_changed"):
+        timed(notify, name, "notify")
+    timed(snapshots, "keep", "snapshot")
+    timed(snapshots, "read", "snapshot")
+    timed(views, "_table_context", "context")
+
+
+
 # ----------------------------------------------------------------------------- set-up
 def setup_django(database: str) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.test_settings")
@@ -320,17 +339,21 @@ def report(phase: dict, moves: int, pushes: int, processes: int) -> str:
         return phase.get((part, category), 0.0) * 1000 / max(per, 1)
 
     total = sum(ms(p) for p in ("post", "serialize", "push"))
+    found = {c for (_part, c) in phase if c not in ("total", "queries", "other")}
+    categories = ["db", "engine", "render"] + sorted(found - {"db", "engine", "render"})
+    categories.append("other")
     lines = [f"{moves} moves, {pushes} pushes ({pushes / max(moves, 1):.1f} per move), "
              f"{processes} simulated server process(es)",
              f"server CPU per move: {total:.2f} ms",
-             "part                       total     db engine render  other  queries (ms)"]
+             f"{'part (ms)':<26}  total " + " ".join(f"{c:>8}" for c in categories)
+             + "  queries"]
     for part, per, label in (("post", moves, "POST /play (per move)"),
                              ("push", pushes, "push (per socket)"),
                              ("serialize", moves, "channel layer (per move)")):
-        cells = [ms(part, c, per) for c in ("total", "db", "engine", "render", "other")]
+        cells = [ms(part, c, per) for c in ["total", *categories]]
         queries = phase.get((part, "queries"), 0) / max(per, 1)
-        lines.append(f"{label:<26} " + " ".join(f"{c:6.2f}" for c in cells)
-                     + f"  {queries:5.2f}")
+        lines.append(f"{label:<26} {cells[0]:6.2f} " + " ".join(f"{c:8.2f}" for c in cells[1:])
+                     + f"  {queries:7.2f}")
     return "\n".join(lines)
 
 
@@ -343,12 +366,16 @@ def main(argv=None) -> None:
     parser.add_argument("--processes", type=int, default=2,
                         help="server processes (scripts/run: two Daphnes)")
     parser.add_argument("--profile", choices=["post", "push"], help="cProfile this part")
+    parser.add_argument("--detail", action="store_true",
+                        help="split the rest by the site's steps (session, user, service...)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     random.seed(args.seed)
     with tempfile.TemporaryDirectory(prefix="movebench-") as folder:
         setup_django(os.path.join(folder, "bench.sqlite3"))
         instrument()
+        if args.detail:
+            instrument_detail()
         bench = Bench(make_tables(args.tables), args.processes)
         bench.first_tables()
         phase = asyncio.run(bench.run(args.moves, args.warm, args.profile))
