@@ -15,6 +15,7 @@ elsewhere (the admin, another game's end), so they are read again after SHARED_S
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import OrderedDict
@@ -23,7 +24,6 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, prefetch_related_objects
 
-from .engine import Match
 from .models import DealRecord, Game, Rating, RulePreset, Seat
 
 MAX_KEPT = 512  # snapshots kept: the newest versions of many tables (least recently used out)
@@ -71,12 +71,14 @@ def keep(game: Game, seats: list[Seat]) -> tuple[Game, list[Seat]]:
 
 
 def _deals_key(game: Game) -> tuple:
-    """Changes whenever the game's finished deals do: a deal ends, the match ends or is
-    given up (games.services.results.keep_deal runs only then)."""
-    match = Match.from_json(game.state) if game.state else None
-    if match is None:
+    """Changes whenever the game's finished deals do (games.services.results.keep_deal):
+    a deal ends and the next begins (one more result), or the match ends, finished or
+    given up (the status). Read from the saved match without its deal (Match.to_json
+    keeps the deal as a string of its own)."""
+    if not game.state:
         return (game.status,)
-    return (game.status, len(match.results), match.resigned, match.deal.is_over)
+    saved = json.loads(game.state)
+    return (game.status, len(saved["results"]), saved.get("resigned"))
 
 
 def _complete(game: Game, seats: list[Seat]) -> None:
