@@ -1,51 +1,14 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels (served by Daphne)."""
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlparse
 
-from asgiref.sync import ThreadSensitiveContext
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
 
-
-class KeptRequestThreads:
-    """Django's ASGI handler, each request's sync code (middleware, view) on a thread of
-    its own, as Django runs it, but on a thread kept for later requests (issue 15).
-
-    Django starts a thread per request (asgiref's ThreadSensitiveContext) and another to
-    join it, and a thread's first query opens a new database connection: together about
-    a twentieth of Daphne's time under load. Up to KEEP idle threads wait here, each
-    with its connection (CONN_MAX_AGE); a request that did not end normally (the client
-    went away mid-view) leaves its thread to finish alone.
-    """
-
-    KEEP = 4
-
-    def __init__(self, handler):
-        self.handler = handler
-        self.idle: list[ThreadPoolExecutor] = []  # touched only on the event loop
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.handler(scope, receive, send)
-        executor = self.idle.pop() if self.idle else ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="request")
-        ended = False
-        try:
-            async with ThreadSensitiveContext(executor=executor):
-                await self.handler.handle(scope, receive, send)
-            ended = True
-        finally:
-            if ended and len(self.idle) < self.KEEP:
-                self.idle.append(executor)
-            else:
-                executor.shutdown(wait=False)
-
-
 # Initialise Django (apps, models) before anything that imports models.
-django_asgi_app = KeptRequestThreads(get_asgi_application())
+django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
