@@ -99,6 +99,12 @@ def event_lines(key: tuple, history: list[dict], name) -> list[str | None]:
     return lines
 
 
+def forget() -> None:
+    """Drop every kept log (tests: ids come back in a new test)."""
+    with _logs_lock:
+        _logs.clear()
+
+
 def last_move(history: list[dict], name, lines: list[str | None] | None = None) -> dict | None:
     """The last move, read from the deal's history: the trailing run of one seat's actions
     (a lead and its throw-ins, a defence, a take), with what followed it (drawing, a
