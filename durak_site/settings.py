@@ -117,8 +117,9 @@ TEMPLATES = [
 
 # Database: SQLite in the repo by default (WAL journal), PostgreSQL via DATABASE_URL.
 # DB_CONN_MAX_AGE keeps a connection open that long (scripts/run: 60 s): Daphne runs every
-# view and table socket of a process on one thread, so that is one connection a process,
-# checked before reuse (CONN_HEALTH_CHECKS) after a database restart.
+# table socket of a process on one thread, so that is one connection a process for them,
+# checked before reuse (CONN_HEALTH_CHECKS) after a database restart. An HTTP request runs
+# on a thread of its own (Django's ASGI handler), so it opens a connection of its own.
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=envint("DB_CONN_MAX_AGE", "0"),
