@@ -74,13 +74,17 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "accounts.middleware.PlayerLanguageMiddleware",  # a saved profile language wins
-    "accounts.middleware.LastSeenMiddleware",  # no "your move" email for a move seen
-    "accounts.middleware.TimeZoneMiddleware",  # the browser's (and profile's) time zone
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Sync-only, so next to last (issue 15): under ASGI, Django runs the middleware in one
+    # thread down to the first that can run asynchronously (Axes can) and switches thread
+    # for each after it; with these above Axes, the messages, frame, CSP and htmx ones
+    # each switched, about a millisecond of server time per request.
+    "accounts.middleware.PlayerLanguageMiddleware",  # a saved profile language wins
+    "accounts.middleware.LastSeenMiddleware",  # no "your move" email for a move seen
+    "accounts.middleware.TimeZoneMiddleware",  # the browser's (and profile's) time zone
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
@@ -113,8 +117,9 @@ TEMPLATES = [
 
 # Database: SQLite in the repo by default (WAL journal), PostgreSQL via DATABASE_URL.
 # DB_CONN_MAX_AGE keeps a connection open that long (scripts/run: 60 s): Daphne runs every
-# view and table socket of a process on one thread, so that is one connection a process,
-# checked before reuse (CONN_HEALTH_CHECKS) after a database restart.
+# table socket of a process on one thread, so that is one connection a process for them,
+# checked before reuse (CONN_HEALTH_CHECKS) after a database restart. An HTTP request runs
+# on a thread of its own (Django's ASGI handler), so it opens a connection of its own.
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=envint("DB_CONN_MAX_AGE", "0"),

@@ -21,7 +21,7 @@ from django.core.cache import cache
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
-from . import services, snapshots, spectators, views
+from . import services, snapshots, views
 from .models import ChatMessage, Game
 from .notify import group_name, user_group
 
@@ -243,9 +243,9 @@ class TableConsumer(SiteConsumer):
         return origin if origin.startswith(("http://", "https://")) else ""
 
     def send_table(self, message=None, version=None):
-        if message is None and not (self.user is not None and self.user.is_authenticated):
-            self.send_shared_table(version)  # anonymous spectators share one render
-            return
+        """The reader's table at `version` (None: as it is now). Every socket reading the
+        same view at a version shares one render (games.renders): the mover's answer, their
+        other tabs, anonymous spectators."""
         found = snapshots.at(self.game_id, version)  # read once per version for all
         if found is None:
             self.close(code=CLOSE_REFUSED)
@@ -256,16 +256,4 @@ class TableConsumer(SiteConsumer):
                                 csrf_token=cookies.get("csrftoken", ""), oob=True,
                                 site_root=self.site_root(), seats=seats)
         self.sent_version = max(self.sent_version, game.version)
-        self.send(text_data=html)
-
-    def send_shared_table(self, version=None):
-        cookies = self.scope.get("cookies") or {}
-        shared = spectators.spectator_table(self.game_id, version, self.user, invite=self.invite,
-                                            site_root=self.site_root(),
-                                            csrf_token=cookies.get("csrftoken", ""))
-        if shared is None:
-            self.close(code=CLOSE_REFUSED)
-            return
-        html, at = shared
-        self.sent_version = max(self.sent_version, at)
         self.send(text_data=html)

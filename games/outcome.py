@@ -45,12 +45,13 @@ def record_log(record: DealRecord, seats: list[Seat]) -> list[str]:
     return lines
 
 
-def record_context(record: DealRecord, rules, seats: list[Seat]) -> dict:
+def record_context(record: DealRecord, rules, seats: list[Seat], *, log=True) -> dict:
+    """A finished deal: its verdict, who went out, and (`log`) its log in words."""
     return {
         "record": record,
         "verdict": deal_verdict(record, rules, seats),
         "out": [_name(seats, seat) for seat in record.out],
-        "log": record_log(record, seats),
+        "log": record_log(record, seats) if log else [],
     }
 
 
@@ -80,9 +81,11 @@ def match_verdict(game: Game, seats: list[Seat], match=None) -> str:
     return _("Nobody loses the match alone: the last place is shared.")
 
 
-def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict) -> dict:
-    """The result panel's context, added to the table's (`ctx`: games.table's context)."""
-    match = game.match()
+def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict,
+                   match=None) -> dict:
+    """The result panel's context, added to the table's (`ctx`: games.table's context);
+    `match`: the game's match, when the caller has parsed it already."""
+    match = match or game.match()
     if match is None:
         return {}
     rules = match.rules
@@ -90,7 +93,8 @@ def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict) ->
     out = {
         "deal_records": [{"number": r.number, "verdict": deal_verdict(r, rules, seats)}
                          for r in records],
-        "last_record": record_context(records[-1], rules, seats) if records else None,
+        # The panel shows the last deal's verdict, not its log (the deal's own page does).
+        "last_record": record_context(records[-1], rules, seats, log=False) if records else None,
         "can_resign": (game.is_playing and me is not None and me.player_id is not None
                        and me.resigned_deal is None),
         "resigned_seats": [s for s in seats if s.resigned_deal is not None],

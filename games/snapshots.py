@@ -2,41 +2,129 @@
 
 After a move, every socket of the table (both seats, the mover's other tabs, logged-in
 spectators) renders its own view of the same game row and seats: the first to need a
-version reads them (one query each, the seats with their players' ratings), the others
-reuse them. The POST that made the move reads the new version first, so its pushes
-usually read nothing. A version is never changed once written (every change is a new
+version reads them, the others reuse them. The POST that made the move keeps the new
+version from the rows it has just written (`keep`), so its answer and the pushes in its
+process read nothing. A version is never changed once written (every change is a new
 version, games.services.commit_change), so a kept snapshot cannot go stale.
+
+What a change never touches is shared by a game's versions in this process instead of
+being read again for each: the rule preset and the game's maker, the finished deals
+(read again when a deal ends) and the players' ratings. The preset and ratings change
+elsewhere (the admin, another game's end), so they are read again after SHARED_SECONDS.
 """
 
 from __future__ import annotations
 
+import json
 import threading
+import time
 from collections import OrderedDict
+from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.contrib.auth import get_user_model
+from django.db.models import Prefetch, prefetch_related_objects
 
-from .models import Game, Rating, Seat
+from .models import DealRecord, Game, Rating, RulePreset, Seat
 
 MAX_KEPT = 512  # snapshots kept: the newest versions of many tables (least recently used out)
+SHARED_SECONDS = 60.0  # the preset and the ratings are read again after this long
+
+
+@dataclass
+class Shared:
+    """What a game's versions share: read once, re-read after SHARED_SECONDS."""
+
+    read_at: float
+    preset: RulePreset
+    created_by: object
+    players: frozenset[int]  # whose ratings these are
+    ratings: dict[int, list[Rating]]  # player id -> rating rows
+    deals_key: tuple  # finished deals are read again when this changes
+    records: list[DealRecord]
+
 
 _kept: OrderedDict[tuple[int, int], tuple[Game, list[Seat]]] = OrderedDict()
+_shared: OrderedDict[int, Shared] = OrderedDict()
 _lock = threading.Lock()
 
 
 def read(game_id: int) -> tuple[Game, list[Seat]] | None:
-    """The game (with its preset, maker and finished deals) and its seats in order (with their players
-    and the players' ratings), read now; kept for the others. None: no such game."""
-    game = (Game.objects.select_related("preset", "created_by").filter(pk=game_id)
-            .prefetch_related("deal_records").first())
+    """The game and its seats in order (with their players) as they are now, with the
+    shared parts (`keep`); kept for the others. None: no such game."""
+    game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return None
-    seats = list(game.seats.select_related("player").order_by("number").prefetch_related(
-        Prefetch("player__ratings", queryset=Rating.objects.all())))
+    return keep(game, list(game.seats.select_related("player").order_by("number")))
+
+
+def keep(game: Game, seats: list[Seat]) -> tuple[Game, list[Seat]]:
+    """Keep the table at `game.version` from its game row and its seats in order (with
+    their players), read or just committed: completed with the preset, the maker, the
+    finished deals and the ratings, for the table's renders (games.table, games.outcome).
+    The caller no longer changes these objects."""
+    _complete(game, seats)
     with _lock:
         _kept[(game.pk, game.version)] = (game, seats)
         while len(_kept) > MAX_KEPT:
             _kept.popitem(last=False)
     return game, seats
+
+
+def _deals_key(game: Game) -> tuple:
+    """Changes whenever the game's finished deals do (games.services.results.keep_deal):
+    a deal ends and the next begins (one more result), or the match ends, finished or
+    given up (the status). Read from the saved match without its deal (Match.to_json
+    keeps the deal as a string of its own)."""
+    if not game.state:
+        return (game.status,)
+    saved = json.loads(game.state)
+    return (game.status, len(saved["results"]), saved.get("resigned"))
+
+
+def _complete(game: Game, seats: list[Seat]) -> None:
+    players = [s.player for s in seats if s.player_id is not None]
+    ids = frozenset(p.pk for p in players)
+    deals_key = _deals_key(game)
+    with _lock:
+        shared = _shared.get(game.pk)
+    fresh = (shared is not None and time.monotonic() - shared.read_at < SHARED_SECONDS
+             and shared.preset.pk == game.preset_id and shared.players == ids
+             and getattr(shared.created_by, "pk", None) == game.created_by_id)
+    if not fresh:
+        prefetch_related_objects(players, Prefetch("ratings", queryset=Rating.objects.all()))
+        maker = next((p for p in players if p.pk == game.created_by_id), None)
+        if maker is None and game.created_by_id is not None:
+            maker = get_user_model().objects.filter(pk=game.created_by_id).first()
+        shared = Shared(read_at=time.monotonic(),
+                        preset=RulePreset.objects.get(pk=game.preset_id), created_by=maker,
+                        players=ids, ratings={p.pk: list(p.ratings.all()) for p in players},
+                        deals_key=deals_key, records=list(game.deal_records.all()))
+    elif shared.deals_key != deals_key:
+        shared = Shared(read_at=shared.read_at, preset=shared.preset,
+                        created_by=shared.created_by, players=ids, ratings=shared.ratings,
+                        deals_key=deals_key, records=list(game.deal_records.all()))
+    with _lock:
+        _shared[game.pk] = shared
+        _shared.move_to_end(game.pk)
+        while len(_shared) > MAX_KEPT:
+            _shared.popitem(last=False)
+    game.preset = shared.preset
+    game.created_by = shared.created_by
+    _prefetched(game, "deal_records", shared.records)
+    for player in players:
+        _prefetched(player, "ratings", shared.ratings[player.pk])
+
+
+def _prefetched(instance, name: str, objects: list) -> None:
+    """`instance.<name>.all()` answers `objects` without a query, as prefetch_related
+    leaves it (the rating tag and games.outcome read them so)."""
+    cache = getattr(instance, "_prefetched_objects_cache", None)
+    if cache is None:
+        cache = instance._prefetched_objects_cache = {}
+    cache.pop(name, None)
+    queryset = getattr(instance, name).all()  # lazy: no query
+    queryset._result_cache, queryset._prefetch_done = list(objects), True
+    cache[name] = queryset
 
 
 def at(game_id: int, version: int | None) -> tuple[Game, list[Seat]] | None:
@@ -53,3 +141,4 @@ def forget() -> None:
     """Drop every kept snapshot (tests: ids come back in a new test)."""
     with _lock:
         _kept.clear()
+        _shared.clear()

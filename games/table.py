@@ -7,6 +7,10 @@ Nothing else about the deal reaches the template.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from . import describe
@@ -66,10 +70,46 @@ def sort_hand(codes: list[str], trump: str) -> list[str]:
 ACTIONS = {"attack", "defend", "transfer", "take", "pass", "exchange"}
 
 
-def last_move(history: list[dict], name) -> dict | None:
+MAX_LOGS = 1024  # deals whose log lines are kept (least recently used out)
+_logs: OrderedDict[tuple, tuple[list[dict], list[str | None]]] = OrderedDict()
+_logs_lock = threading.Lock()
+
+
+def event_lines(key: tuple, history: list[dict], name) -> list[str | None]:
+    """Each event of a deal's history in words (None: one the log leaves out), in order.
+
+    `key` names the deal and its words (game, deal, language, the seats' names): a
+    deal's history only grows, so each version describes only its new events (issue 15:
+    the cost of a render does not grow with the deal); a history that does not continue
+    the kept one is described afresh. The history is public (deal.view), alike for all.
+    """
+    with _logs_lock:
+        kept = _logs.get(key)
+    events, lines = kept if kept is not None else ([], [])
+    if len(events) > len(history) or history[:len(events)] != events:
+        events, lines = [], []
+    if len(events) < len(history):
+        new = history[len(events):]
+        events, lines = events + new, lines + [describe.event(e, name) for e in new]
+        with _logs_lock:
+            _logs[key] = (events, lines)
+            _logs.move_to_end(key)
+            while len(_logs) > MAX_LOGS:
+                _logs.popitem(last=False)
+    return lines
+
+
+def forget() -> None:
+    """Drop every kept log (tests: ids come back in a new test)."""
+    with _logs_lock:
+        _logs.clear()
+
+
+def last_move(history: list[dict], name, lines: list[str | None] | None = None) -> dict | None:
     """The last move, read from the deal's history: the trailing run of one seat's actions
     (a lead and its throw-ins, a defence, a take), with what followed it (drawing, a
-    pick-up). `cards`: the cards that move put on the table, to highlight."""
+    pick-up). `cards`: the cards that move put on the table, to highlight. `lines`: the
+    history's events in words (event_lines), when known."""
     end = len(history)
     while end and history[end - 1].get("type") not in ACTIONS:
         end -= 1
@@ -83,7 +123,8 @@ def last_move(history: list[dict], name) -> dict | None:
     events = history[start:end]
     return {
         "seat": seat,
-        "line": " ".join(describe.history(history[start:], name)),
+        "line": " ".join(describe.history(history[start:], name) if lines is None
+                         else [line for line in lines[start:] if line]),
         "cards": {e["card"] for e in events if e.get("type") in ("attack", "defend", "transfer")},
     }
 
@@ -106,10 +147,11 @@ def side_name(game_rules, seats: list[Seat], side: int) -> str:
     return seats[side].name
 
 
-def table_context(game: Game, seats: list[Seat], me: Seat | None) -> dict:
-    """Context for templates/games/table.html for the seat `me` (None: a spectator)."""
+def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) -> dict:
+    """Context for templates/games/table.html for the seat `me` (None: a spectator);
+    `match`: the game's match, when the caller has parsed it already."""
     ctx = {"game": game, "seats": seats, "me": me, "view": None}
-    match = game.match()
+    match = match or game.match()
     if match is None:
         return ctx
     rules = match.rules
@@ -149,7 +191,9 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None) -> dict:
     mine = me is not None and game.is_playing
     moves = _group_legal(deal.legal_actions(me.number) if mine else [])
     defend_options = moves["defend"]
-    last = last_move(view["history"], name)
+    lines = event_lines((game.pk, match.deal_number, get_language(),
+                         tuple(s.name for s in seats)), view["history"], name)
+    last = last_move(view["history"], name, lines)
     fresh = last["cards"] if last else set()
     pairs = [
         {"attack": a, "defence": d, "options": defend_options.get(a, []) if d is None else [],
@@ -205,7 +249,7 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None) -> dict:
         and seats[view["to_act"]].is_bot and not seats[view["to_act"]].stands_in,
         "last_move": last,
         "opponents": len(seats) - (1 if me is not None else 0),
-        "log": list(reversed(describe.history(view["history"], name))),
+        "log": [line for line in reversed(lines) if line],
         "tally": tally,
         "deal_number": match.deal_number,
         "last_result": last_result,

@@ -14,17 +14,19 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.middleware import valid_time_zone
 
-from . import outcome, services, snapshots
+from . import outcome, renders, services, snapshots
 from .engine import ExchangeTrump, Pass, Take
 from .models import Game
 from .table import table_context
@@ -78,8 +80,9 @@ def _table_context(game: Game, user, *, invite: str, message=None, seats=None) -
         seats = list(game.seats.select_related("player").order_by("number"))
     me = next((s for s in seats if user is not None and user.is_authenticated
                and s.player_id == user.pk), None)
-    ctx = table_context(game, seats, me)
-    ctx.update(outcome.result_context(game, seats, me, ctx))
+    match = game.match()  # parsed once for the whole table
+    ctx = table_context(game, seats, me, match)
+    ctx.update(outcome.result_context(game, seats, me, ctx, match))
     ctx.update(_helpers(game, seats, me, ctx))
     invite = invite if game.private and invite == game.invite_token else ""
     here = reverse("table", args=[game.pk]) + (f"?{urlencode({'invite': invite})}" if invite else "")
@@ -114,18 +117,30 @@ def _helpers(game: Game, seats, me, ctx: dict) -> dict:
 
 
 def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=False,
-               site_root="", seats=None) -> str:
-    """The table partial for the WebSocket: swapped in by id (`hx-swap-oob`).
+               site_root="", seats=None, zone=None) -> str:
+    """The table partial: for a WebSocket (`oob`: swapped in by id, `hx-swap-oob`) or an
+    htmx answer. `site_root` ("https://host") makes the invite link absolute; `zone`, the
+    time zone of the times shown (None: the user's own; there may be no request here).
 
-    `site_root` ("https://host") makes the invite link absolute; there is no request here.
+    With `seats` (a games.snapshots table) and no message, the render is kept for the
+    next reader of the same view at this version (games.renders).
     """
-    ctx = _table_context(game, user, invite=invite, message=message, seats=seats)
-    ctx.update({"csrf_token": csrf_token, "oob": oob,
-                "site_root": site_root or settings.SITE_URL.rstrip("/")})
-    # No middleware here: the player's own time zone for the times shown (accounts).
-    zone = valid_time_zone(getattr(user, "time_zone", ""))
-    with timezone.override(ZoneInfo(zone) if zone else None):
-        return render_to_string(TABLE + "#table", ctx)
+    site_root = site_root or settings.SITE_URL.rstrip("/")
+    if zone is None:  # no middleware here: the player's own time zone (accounts)
+        zone = valid_time_zone(getattr(user, "time_zone", ""))
+    zone = zone or settings.TIME_ZONE
+    reader = user.pk if user is not None and user.is_authenticated else None
+    key = None if message is not None or seats is None else (
+        game.pk, game.version, reader, invite, site_root, get_language(), zone)
+    html = renders.get(key)
+    if html is None:
+        ctx = _table_context(game, user, invite=invite, message=message, seats=seats)
+        ctx.update({"csrf_token": renders.CSRF_MARK, "oob": renders.SWAP_MARK,
+                    "site_root": site_root})
+        with timezone.override(ZoneInfo(zone)):
+            html = render_to_string(TABLE + "#table", ctx)
+        renders.put(key, html)
+    return renders.fill(html, csrf_token=csrf_token, oob=oob)
 
 
 def _render_table(request, game: Game, *, message=None, status=200, seats=None):
@@ -168,7 +183,13 @@ def _change(request, game_id, do):
         do(game)
     except services.GameError as exc:  # a timeout may have been played meanwhile
         return _render_table(request, _reread(game), message=exc.message, status=exc.status)
-    if request.htmx:  # read once for this answer and the pushes to the table's sockets
+    return _changed(request, game)
+
+
+def _changed(request, game: Game):
+    """The answer to a change that was made: the table, read once for this answer and
+    the pushes to the table's sockets (htmx), or back to the table."""
+    if request.htmx:
         game, seats = snapshots.read(game.pk)
         return _render_table(request, game, seats=seats)
     return to_table(request, game)
@@ -301,11 +322,22 @@ def move_from_fields(data: dict) -> tuple[list, object, object]:
 @require_POST
 @login_required
 def play(request, game_id):
-    def do(game):
+    """A move. The service checks who may see and play the game, so the game is read
+    here only for a refusal's answer (404 for a game the user may not see); the answer
+    to a move is made from the rows the move has just written (issue 15)."""
+    try:
         actions, version, seat = move_from_request(request)
-        services.play(game.pk, request.user, actions, version, seat=seat)
-
-    return _change(request, game_id, do)
+        game = services.play(game_id, request.user, actions, version, seat=seat)
+    except services.GameError as exc:  # a timeout may have been played meanwhile
+        return _render_table(request, _get_game(request, game_id), message=exc.message,
+                             status=exc.status)
+    if wants_partial(request) and getattr(game, "seats_in_order", None) is not None:
+        game, seats = snapshots.keep(game, game.seats_in_order)
+        return HttpResponse(table_html(
+            game, request.user, invite=_invite(request), csrf_token=get_token(request),
+            site_root=f"{request.scheme}://{request.get_host()}", seats=seats,
+            zone=timezone.get_current_timezone_name()))  # the mover's socket reuses it
+    return _changed(request, game)
 
 
 # ----------------------------------------------------------------------------- after a deal

@@ -65,8 +65,10 @@ def _fresh_rate_limits(settings, request):
 
 @pytest.fixture(autouse=True)
 def _fresh_spectator_renders():
-    """games.spectators keeps renders by game id and version: ids come back in a new test."""
-    from games import snapshots, spectators
+    """games.renders, snapshots and table keep renders, tables and logs by game id:
+    ids come back in a new test."""
+    from games import renders, snapshots, table
 
-    spectators.forget()
+    renders.forget()
     snapshots.forget()
+    table.forget()

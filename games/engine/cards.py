@@ -46,7 +46,9 @@ class Card:
             return code
         if not isinstance(code, str):
             raise ValueError(f"A card is given by a code such as 'TH', not {code!r}.")
-        card = cls._by_code.get(code.strip().upper().replace("10", "T"))
+        card = cls._by_code.get(code)  # a code as the engine writes it ("TH"): at once
+        if card is None:
+            card = cls._by_code.get(code.strip().upper().replace("10", "T"))
         if card is None:
             raise ValueError(
                 f"Unknown card code {code!r}: use a rank of {RANKS} and a suit of {SUITS}, e.g. 'TH'."

@@ -102,6 +102,7 @@ def play_move(game_id, user, tokens, version, *, seat=None) -> Game:
         if mine.timeouts:
             mine.timeouts = 0
             mine.save(update_fields=["timeouts"])
+        game.seats_in_order = seats  # as committed, for the answer (games.snapshots.keep)
         return game
 
 

@@ -8,6 +8,7 @@ a card back (`{% card_back %}`) carries nothing about the card.
 
 from django import template
 from django.utils.html import format_html
+from django.utils.translation import get_language
 
 from .. import describe
 from ..engine import Card
@@ -18,8 +19,20 @@ register = template.Library()
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
+_drawn: dict[tuple, str] = {}  # (code, class, language) -> HTML: a few hundred at most
+
+
 @register.simple_tag
 def card(code, extra_class=""):
+    """A face-up card, drawn once per code, class and language (issue 15)."""
+    key = (code, extra_class, get_language())
+    drawn = _drawn.get(key)
+    if drawn is None:
+        drawn = _drawn[key] = _draw(code, extra_class)
+    return drawn
+
+
+def _draw(code, extra_class):
     c = Card.parse(code)
     colour = "red" if c.suit in "HD" else "black"
     rank = RANK_NAMES.get(c.rank, str(c.rank))

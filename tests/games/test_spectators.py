@@ -1,10 +1,10 @@
-"""Anonymous spectators of a table share one render per version (games.spectators): each
+"""Anonymous spectators of a table share one render per version (games.renders): each
 still gets the new table, their own CSRF token in it, and no hidden card."""
 
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import services, spectators
+from games import renders, services, views
 from tests.games.leaks import assert_no_leak
 
 from .test_live import deal_of, fresh, legal, receive_table
@@ -26,22 +26,22 @@ async def watch(game, token):
 
 
 async def test_spectators_share_one_render_of_each_version(duel, alice, bob, monkeypatch):
-    renders = []
-    real = spectators.views.table_html
+    rendered = []
+    real = views.render_to_string
 
-    def counted(game, *args, **kwargs):
-        renders.append(game.version)
-        return real(game, *args, **kwargs)
+    def counted(template, ctx, *args, **kwargs):
+        rendered.append(ctx["game"].version)
+        return real(template, ctx, *args, **kwargs)
 
-    monkeypatch.setattr(spectators.views, "table_html", counted)
+    monkeypatch.setattr(views, "render_to_string", counted)
     tokens = [f"{'abcdefgh'[i]}" * 32 for i in range(3)]
     comms = [await watch(duel, token) for token in tokens]
     for comm in comms:
-        await receive_table(comm)  # on connect: read and rendered for each
+        await receive_table(comm)  # on connect: the table as it is
     duel = await fresh(duel)
     seat = (await deal_of(duel)).to_act
     player = alice if seat == 0 else bob
-    renders.clear()
+    rendered.clear()
     before = duel.version
     await sync_to_async(services.play)(duel.pk, player, [(await legal(duel, seat))[0]],
                                        before, seat=seat)
@@ -49,8 +49,8 @@ async def test_spectators_share_one_render_of_each_version(duel, alice, bob, mon
     for comm, token in zip(comms, tokens):
         html, version = await receive_table(comm)
         assert version == before + 1
-        assert spectators.CSRF_MARK not in html
+        assert renders.CSRF_MARK not in html and renders.SWAP_MARK not in html
         assert not any(other in html for other in tokens if other != token)
         await sync_to_async(assert_no_leak)(html, deal, None)
         await comm.disconnect()
-    assert renders == [before + 1]  # one render for the three of them
+    assert rendered == [before + 1]  # one render for the three of them

@@ -1,0 +1,55 @@
+"""games.renders (issue 15): the mover's answer and the pushes to the mover's own sockets
+share one render of the new version, each with its own CSRF token and swap."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client
+
+from games import renders, views
+from tests.games.leaks import assert_no_leak
+
+from .test_live import connect, deal_of, fresh, legal, receive_table
+
+pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.asyncio]
+
+
+async def test_the_movers_answer_and_sockets_share_one_render(duel, alice, bob, monkeypatch):
+    rendered = []
+    real = views.render_to_string
+
+    def counted(template, ctx, *args, **kwargs):
+        rendered.append((ctx["game"].version, ctx["user"].pk))
+        return real(template, ctx, *args, **kwargs)
+
+    monkeypatch.setattr(views, "render_to_string", counted)
+    duel = await fresh(duel)
+    seat = (await deal_of(duel)).to_act
+    mover, other = (alice, bob) if seat == 0 else (bob, alice)
+    mine, _, _ = await connect(duel, mover)
+    theirs, _, _ = await connect(duel, other)
+    await receive_table(mine)
+    await receive_table(theirs)
+    client = Client()
+    await sync_to_async(client.force_login)(mover)
+    rendered.clear()
+    before = duel.version
+    token = (await legal(duel, seat))[0]
+    answer = await sync_to_async(client.post)(
+        f"/games/{duel.pk}/play/", {"action": token, "version": before},
+        headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    body = answer.content.decode()
+    assert f'data-version="{before + 1}"' in body and "hx-swap-oob" not in body
+    assert renders.CSRF_MARK not in body and renders.SWAP_MARK not in body
+    pushed, version = await receive_table(mine)  # hx-swap-oob="true" (receive_table checks)
+    assert version == before + 1
+    assert pushed.replace(' hx-swap-oob="true"', "") != body  # its own CSRF token
+    other_view, _ = await receive_table(theirs)
+    deal = await deal_of(duel)
+    await sync_to_async(assert_no_leak)(body, deal, seat)
+    await sync_to_async(assert_no_leak)(pushed, deal, seat)
+    await sync_to_async(assert_no_leak)(other_view, deal, 1 - seat)
+    # One render for the mover (the answer; their socket reused it), one for the other seat.
+    assert sorted(rendered) == sorted([(before + 1, mover.pk), (before + 1, other.pk)])
+    for comm in (mine, theirs):
+        await comm.disconnect()
