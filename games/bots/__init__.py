@@ -13,7 +13,8 @@ Levels (`LEVELS`, labels in `LEVEL_LABELS`, default thinking time in `DEFAULT_BU
 - medium: the heuristic player (`heuristic.py`);
 - hard: determinized Monte Carlo search over deals consistent with the view, playouts by
   the heuristic, exact search once the hidden cards are known (`search.py`), ~1 s a move;
-- expert: the same search with a larger budget and playouts by a self-play-tuned heuristic.
+- expert: the same search with a larger budget and noisy playouts (a random move at a
+  quarter of the steps), which value a move against a spread of replies.
 
 Bots are pure Python (no Django) and read the game only through the engine's public API
 (`deal.view(seat)`, `Deal.sample`, `deal.key`): `choose_action(level, view)` returns an
@@ -27,7 +28,7 @@ from typing import Any
 from games.engine import Action, View
 
 from .base import Bot, EasyBot, MediumBot
-from .search import EXPERT_PARAMS, SearchBot
+from .search import EXPERT_EPSILON, EXPERT_PARAMS, SearchBot
 
 LEVELS = ("easy", "medium", "hard", "expert")
 LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert"}
@@ -45,7 +46,7 @@ def make_bot(level: str, *, seed: Any = None, budget: float | None = None) -> Bo
                          level="hard")
     if level == "expert":
         return SearchBot(seed=seed, budget=DEFAULT_BUDGETS["expert"] if budget is None else budget,
-                         params=EXPERT_PARAMS, level="expert")
+                         params=EXPERT_PARAMS, level="expert", epsilon=EXPERT_EPSILON)
     raise ValueError(f"Unknown bot level {level!r}: use one of {', '.join(LEVELS)}.")
 
 

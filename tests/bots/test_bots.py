@@ -9,7 +9,7 @@ import pytest
 from games.bots import DEFAULT_BUDGETS, LEVEL_LABELS, LEVELS, choose_action, make_bot
 from games.bots.arena import main as arena_main
 from games.bots.arena import play_deal, rotations, wilson
-from games.bots.search import SearchBot, Solver, outcome
+from games.bots.search import EXPERT_EPSILON, SearchBot, Solver, outcome, playout
 from games.engine import Deal, ExchangeTrump, Rules, action_from_token, full_deck
 from tests.bots.positions import random_positions
 
@@ -208,3 +208,14 @@ def test_bot_move_is_json_in_token_out():
     view = json.loads(json.dumps(deal.view(seat)))
     move = bot_move("hard", view, budget=0.02, seed=1)
     assert isinstance(move, str) and action_from_token(move) in deal.legal_actions(seat)
+
+
+def test_expert_values_moves_by_noisy_playouts_and_hard_by_the_heuristic_line():
+    expert, hard = make_bot("expert"), make_bot("hard")
+    assert 0 < expert.epsilon == EXPERT_EPSILON < 0.5 and hard.epsilon == 0
+    deal = Deal.start(Rules(players=2), seed=8)
+    # The heuristic's line is one result; noisy playouts of the same deal vary.
+    plain = {playout(deal.copy(), 0) for _ in range(20)}
+    rng = random.Random(3)
+    noisy = [playout(deal.copy(), 0, rng=rng, epsilon=EXPERT_EPSILON) for _ in range(40)]
+    assert len(plain) == 1 and len(set(noisy)) > 1
