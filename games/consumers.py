@@ -10,16 +10,22 @@ from __future__ import annotations
 import logging
 import time
 from importlib import import_module
+from types import SimpleNamespace
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
 from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.core.cache import cache
+from django.utils import translation
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
+
+from accounts.middleware import seen
 
 from . import services, snapshots, views
 from .models import ChatMessage, Game
@@ -46,6 +52,20 @@ class RefuseConsumer(WebsocketConsumer):
         self.close()
 
 
+def reader_language(scope) -> str:
+    """The language the socket's pages are read in, chosen as for a page (LocaleMiddleware,
+    then accounts' PlayerLanguageMiddleware): the player's saved language, else the
+    language cookie, else the browser's Accept-Language."""
+    user = scope.get("user")
+    saved = getattr(user, "language", "") if user is not None and user.is_authenticated else ""
+    if saved and saved in dict(settings.LANGUAGES):
+        return saved
+    headers = dict(scope.get("headers") or [])
+    request = SimpleNamespace(COOKIES=scope.get("cookies") or {}, META={
+        "HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")})
+    return translation.get_language_from_request(request)
+
+
 class SiteConsumer(WebsocketConsumer):
     """A socket of the site's own: a message for a client that has just left is dropped.
 
@@ -53,6 +73,17 @@ class SiteConsumer(WebsocketConsumer):
     consumer is still rendering (say the whole table on connect); Daphne's WebSocket
     protocol then refuses the send (Disconnected), and that is no error of the site's.
     """
+
+    @database_sync_to_async
+    def dispatch(self, message):
+        """As SyncConsumer's, in the reader's language (as their pages are)."""
+        if not hasattr(self, "language"):
+            self.language = reader_language(self.scope)
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        with translation.override(self.language):
+            handler(message)
 
     def send(self, text_data=None, bytes_data=None, close=False):
         try:
@@ -214,12 +245,17 @@ class TableConsumer(SiteConsumer):
         if "chat" in data or "phrase" in data:  # the chat form (htmx ws-send)
             self.receive_chat(data)
             return
+        seen(self.user)  # as a page would: no "your move" email for a move they have seen
         try:
             actions, version, seat = views.move_from_fields(data)
-            services.play(self.game_id, self.user, actions, version, seat=seat)
+            game = services.play(self.game_id, self.user, actions, version, seat=seat)
         except services.GameError as exc:
             self.send_table(message=exc.message)
-        # On success the group event brings the new table to everybody, this socket too.
+            return
+        # The group event brings the new table to everybody, this socket too; the sockets
+        # of this process render it from the rows the move has just written.
+        if getattr(game, "seats_in_order", None) is not None:
+            snapshots.keep(game, game.seats_in_order)
 
     def receive_chat(self, data):
         def field(key):

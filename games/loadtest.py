@@ -3,9 +3,10 @@
 It starts nothing. Pointed at a running site on this machine (same checkout, same
 DATABASE_URL), it makes its players, sessions and two-player tables through the ORM and
 `games.services` (no sign-up, so the sign-up limit does not apply), opens each seat's
-table socket, and then every table plays a move every `--interval` seconds over HTTP,
-the way the table's form posts it. It times each move from its POST to the other seat's
-socket receiving the new table (`data-version`) and prints moves offered and handled per
+table socket, and then every table plays a move every `--interval` seconds over the
+mover's table socket, as the table page sends it while its socket is open
+(static/js/table.js), or with `--over http` as the form's POST. It times each move from
+its sending to the other seat's socket receiving the new table (`data-version`) and prints moves offered and handled per
 second, p50/p95/p99 and errors, and the server processes' CPU and memory (psutil).
 
 `--echo` also opens one echo socket per table (`games.loadecho`, served only when the site
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import math
 import os
 import random
@@ -211,8 +213,10 @@ class Site:
 class Table:
     """One table: two seats' sockets, the latest table each seat saw, the moves in flight."""
 
-    def __init__(self, site: Site, game_id: int, sessions: list[str], result: Result):
+    def __init__(self, site: Site, game_id: int, sessions: list[str], result: Result,
+                 over: str = "socket"):
         self.site, self.game_id, self.sessions, self.result = site, game_id, sessions, result
+        self.over = over
         self.html = ["", ""]
         self.seen = [-1, -1]
         self.pending: dict[int, tuple[int, float]] = {}  # version -> (watching seat, t0)
@@ -235,6 +239,13 @@ class Table:
                 now = time.perf_counter()
                 if version >= self.seen[seat]:
                     self.seen[seat], self.html[seat] = version, frame
+                if 'role="alert"' in frame:  # a move of this seat's was refused
+                    for v, (watcher, _t0) in list(self.pending.items()):
+                        if watcher != seat and version < v:
+                            del self.pending[v]
+                            self.sent.pop(v, None)
+                            if self.result is not None:
+                                self.result.errors += 1
                 for v, (watcher, t0) in list(self.pending.items()):
                     if watcher == seat and version >= v:
                         del self.pending[v]
@@ -266,6 +277,15 @@ class Table:
             other = 1 - seat
             self.pending[version + 1] = (other, time.perf_counter())
             self.sent[version + 1] = self.pending[version + 1][1]
+            if self.over == "socket":  # the form's fields as JSON, as table.js sends them
+                try:
+                    await self.sockets[seat].send(json.dumps(
+                        {name: [token], "version": [str(version)]}))
+                except Exception:  # noqa: BLE001 - the socket is gone: an error
+                    self.pending.pop(version + 1, None)
+                    self.sent.pop(version + 1, None)
+                    self.result.errors += 1
+                return
             try:
                 status, body = await self.site.post(
                     f"/games/{self.game_id}/play/", {name: token, "version": version},
@@ -373,7 +393,7 @@ async def run(args) -> Result:
     ids = await asyncio.to_thread(make_tables, players)
     result = Result(tables=tables_n, seconds=args.seconds, spectators=args.spectators)
     tables = [Table(site, game_id, [players[2 * i]["session"], players[2 * i + 1]["session"]],
-                    result) for i, game_id in enumerate(ids)]
+                    result, args.over) for i, game_id in enumerate(ids)]
     for start in range(0, len(tables), 20):  # open the sockets 20 tables at a time
         await asyncio.gather(*(t.open() for t in tables[start:start + 20]))
     await asyncio.gather(*(e.wait() for t in tables for e in t.first))
@@ -416,6 +436,9 @@ def main(argv=None) -> None:
                         help="live two-player tables; several numbers make one run each")
     parser.add_argument("--seconds", type=float, default=30.0, help="time to play per run")
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between a table's moves")
+    parser.add_argument("--over", choices=["socket", "http"], default="socket",
+                        help="how a move is sent: over the mover's table socket, as the "
+                        "page does while it is open, or as the form's POST")
     parser.add_argument("--echo", action="store_true", help="also time the echo socket")
     parser.add_argument("--spectators", type=int, default=0,
                         help="one table watched by this many anonymous sockets")

@@ -5,7 +5,6 @@ fragments, in the reader's language, and pushes them with `hx-swap-oob`."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
@@ -35,24 +34,9 @@ def waiting_for(user) -> int:
                                seats__number=F("turn_seat"), seats__bot_level="").count()
 
 
-def reader_language(scope) -> str:
-    """The language the socket's pages are read in, chosen as for a page (LocaleMiddleware,
-    then accounts' PlayerLanguageMiddleware): the player's saved language, else the
-    language cookie, else the browser's Accept-Language."""
-    user = scope.get("user")
-    saved = getattr(user, "language", "") if user is not None and user.is_authenticated else ""
-    if saved and saved in dict(settings.LANGUAGES):
-        return saved
-    headers = dict(scope.get("headers") or [])
-    request = SimpleNamespace(COOKIES=scope.get("cookies") or {}, META={
-        "HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")})
-    return translation.get_language_from_request(request)
-
-
 class NavConsumer(SiteConsumer):
     def connect(self):
         self.user = self.scope.get("user")
-        self.language = reader_language(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         page = (query.get("page") or [""])[0]
         self.page = page if page in PAGES else ""

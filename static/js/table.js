@@ -245,4 +245,41 @@
   });
   document.addEventListener("htmx:load", showTurn);
   document.addEventListener("DOMContentLoaded", showTurn);
+
+  // ------------------------------------------------------------- moves over the socket
+  // While the table's socket is open, a move goes over it: no request of its own, and the
+  // answer is the live table every reader gets (a refusal comes back with its message).
+  // Without the socket the form posts as before.
+  var socket = null;
+  function tableSocket(event) {
+    return (event.target.getAttribute("ws-connect") || "").indexOf("/ws/games/") === 0;
+  }
+  document.addEventListener("htmx:wsOpen", function (event) {
+    if (tableSocket(event)) socket = event.detail.socketWrapper;
+  });
+  document.addEventListener("htmx:wsClose", function (event) {
+    if (!tableSocket(event)) return;
+    socket = null;
+    document.querySelectorAll("form[data-live-move][data-sending]").forEach(function (form) {
+      free(form);  // the reconnect brings the table again; the player may try again
+    });
+  });
+  function buttonsOf(form) { return form.querySelectorAll("button[type=submit], button:not([type])"); }
+  function free(form) {
+    form.removeAttribute("data-sending");
+    buttonsOf(form).forEach(function (button) { button.disabled = false; });
+  }
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = event.detail.elt.closest && event.detail.elt.closest("form[data-live-move]");
+    if (!form || !socket || event.detail.verb !== "post") return;
+    var fields = {};
+    event.detail.formData.forEach(function (value, key) {
+      (fields[key] = fields[key] || []).push(value);
+    });
+    event.preventDefault();  // no request: the move goes over the socket
+    socket.send(JSON.stringify(fields), form);
+    form.setAttribute("data-sending", "");
+    buttonsOf(form).forEach(function (button) { button.disabled = true; });
+    setTimeout(function () { if (form.isConnected) free(form); }, 10000);  // no answer came
+  });
 })();

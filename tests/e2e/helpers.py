@@ -29,6 +29,7 @@ STATE_JS = """() => {
     // htmx marks swapped-in content htmx-added until it has wired up its forms: a click
     // before that (20 ms after an answer) would send a plain, non-htmx form.
     ready: !t.classList.contains('htmx-added') && !t.querySelector('.htmx-added'),
+    answered: !t.hasAttribute('data-before-move'),  // swapped since send_move's click
     version: Number(t.dataset.version),
     turn: text,
     mine: /Your turn\\./.test(text),
@@ -50,6 +51,8 @@ class Person:
     username: str
     ws_versions: list = field(default_factory=list)
     navigations: list = field(default_factory=list)
+    moves_sent: list = field(default_factory=list)  # moves sent over the table's socket
+    move_posts: list = field(default_factory=list)  # moves posted over HTTP
 
     def state(self) -> dict:
         return self.page.evaluate(STATE_JS)
@@ -83,9 +86,16 @@ def watch(page: Page, username: str) -> Person:
             if isinstance(payload, str) and (m := VERSION_IN_FRAME.search(payload)):
                 person.ws_versions.append(int(m.group(1)))
 
+        def on_sent(payload):
+            if isinstance(payload, str) and '"version"' in payload:
+                person.moves_sent.append(payload)
+
         ws.on("framereceived", on_frame)
+        ws.on("framesent", on_sent)
 
     page.on("websocket", on_ws)
+    page.on("request", lambda request: request.method == "POST" and "/play/" in request.url
+            and person.move_posts.append(request.url))
     page.on("framenavigated", lambda frame: frame == page.main_frame
             and person.navigations.append(frame.url))
     return person
@@ -143,6 +153,16 @@ def wait_state(person: Person, predicate_js: str, arg=None, timeout=TIMEOUT_MS) 
         f"([arg]) => {{ const s = ({STATE_JS})(); return s && s.ready && ({predicate_js})(s, arg); }}",
         arg=[arg], timeout=timeout, polling=50)
     return person.state()
+
+
+def send_move(person: Person, click) -> dict:
+    """Click a move and wait for its answer. While the table's socket is open the move goes
+    over it and the answer is the live table (static/js/table.js); without it the form
+    posts. Either way the table is swapped, for a newer one or for the same one with a
+    refusal's message; returns the state of the table that came."""
+    person.page.evaluate("() => document.querySelector('#table').setAttribute('data-before-move', '')")
+    click()
+    return wait_state(person, "(s) => s.answered")
 
 
 def wait_version_above(person: Person, version: int, timeout=TIMEOUT_MS) -> dict:
@@ -219,15 +239,10 @@ def choose_and_play(person: Person, rng: random.Random) -> Move:
         kind, button = "pass", pass_
     else:
         raise AssertionError(f"{person.username}'s turn offers nothing to click: {state}")
-    with page.expect_response(lambda r: r.url.endswith("/play/")
-                              and r.request.method == "POST") as answer:
-        button.click()
-    if answer.value.status != 200:
-        refused = wait_state(person, "(s) => s.message")
-        raise AssertionError(f"{person.username}'s {kind} was refused "
-                             f"({answer.value.status}): {refused['message']}")
+    after = send_move(person, button.click)
+    if after["message"]:
+        raise AssertionError(f"{person.username}'s {kind} was refused: {after['message']}")
     after = wait_version_above(person, state["version"])
-    assert not after["message"], after["message"]
     return Move(kind, state["version"], after["version"])
 
 

@@ -1,5 +1,6 @@
 """Bad input through the browser: a tampered move form and a replayed move are refused
-with a clear message on the table, answer 4xx (never 500) and change nothing."""
+with a clear message on the table (over the socket; 4xx over HTTP, never 500) and change
+nothing."""
 
 import random
 
@@ -10,9 +11,9 @@ from games.models import Game, Move
 from tests.e2e.helpers import (
     choose_and_play,
     create_game,
+    send_move,
     sign_up,
     wait_my_turn_or_over,
-    wait_state,
     wait_version_above,
     watch,
 )
@@ -53,18 +54,17 @@ def my_turn_with_cards(person, rng):
     raise AssertionError("no turn with cards to choose")
 
 
-def submit_refused(person, click) -> tuple[int, str]:
-    """Click, wait for the refusal; returns (status, the message shown on the table)."""
+def submit_refused(person, click) -> str:
+    """Click, wait for the refusal; returns the message shown on the table."""
     page = person.page
     navigations = len(person.navigations)
-    with page.expect_response(lambda r: r.url.endswith("/play/")) as answer:
-        click()
-    state = wait_state(person, "(s) => s.message")
+    state = send_move(person, click)
     # The message is shown on the table, in the page as it was: no reload, no error page.
+    assert state["message"]
     assert len(person.navigations) == navigations
     expect(page.locator(".site-header")).to_be_visible()
     expect(page.locator("#table fieldset.hand")).to_be_visible()
-    return answer.value.status, state["message"]
+    return state["message"]
 
 
 def test_a_tampered_form_and_a_replayed_move_are_refused_and_change_nothing(new_page):
@@ -101,8 +101,8 @@ def test_a_tampered_form_and_a_replayed_move_are_refused_and_change_nothing(new_
         return input.value;
     }""", [foreign, CARD_INPUT])
     assert tampered.endswith(":" + foreign)
-    status, message = submit_refused(zoya, play.click)
-    assert status == 400
+    message = submit_refused(zoya, play.click)
+    assert not zoya.move_posts, "the move went over the table's socket"
     assert f"You don't hold the {label(foreign)}." in message
     after = zoya.state()
     assert (after["version"], after["hand"], after["table"]) == (
@@ -115,8 +115,8 @@ def test_a_tampered_form_and_a_replayed_move_are_refused_and_change_nothing(new_
         input.value = 'attack:1X';
         input.checked = true;
     }""", CARD_INPUT)
-    status, message = submit_refused(zoya, play.click)
-    assert status == 400 and "“attack:1X” is not a move." in message, message
+    message = submit_refused(zoya, play.click)
+    assert "“attack:1X” is not a move." in message, message
     assert recorded(game_id) == before
 
     # 3. The version changed to a stale one, with a legal card chosen.
@@ -126,8 +126,8 @@ def test_a_tampered_form_and_a_replayed_move_are_refused_and_change_nothing(new_
     }""")
     # (Chosen, not clicked: a lone card clicked plays at once, static/js/table.js.)
     page.evaluate(CHOOSE_JS, CARD_INPUT)
-    status, message = submit_refused(zoya, play.click)
-    assert status == 409 and "The game has moved on" in message, message
+    message = submit_refused(zoya, play.click)
+    assert "The game has moved on" in message, message
     assert zoya.state()["version"] == state["version"]
     assert recorded(game_id) == before
 
@@ -137,9 +137,7 @@ def test_a_tampered_form_and_a_replayed_move_are_refused_and_change_nothing(new_
     form_data = page.evaluate(
         "() => [...new FormData(document.querySelector('#move')).entries()]")
     assert any(k == "action" or k.startswith("beat_") for k, v in form_data if v)
-    with page.expect_response(lambda r: r.url.endswith("/play/")) as answer:
-        play.click()
-    assert answer.value.status == 200
+    assert not send_move(zoya, play.click)["message"]
     wait_version_above(zoya, state["version"])
     expect(page.locator("#table [role=alert]")).to_have_count(0)
 
@@ -147,12 +145,14 @@ def test_a_tampered_form_and_a_replayed_move_are_refused_and_change_nothing(new_
     state = wait_my_turn_or_over(zoya)
     assert not state["over"]
     before = recorded(game_id)
-    status, message = submit_refused(zoya, lambda: page.evaluate(
+    # Posted over HTTP this time (htmx.ajax, not the form): answered 409.
+    with page.expect_response(lambda r: r.url.endswith("/play/")) as answer:
+        message = submit_refused(zoya, lambda: page.evaluate(
         """([url, entries]) => {
             const values = {};
             for (const [k, v] of entries) (values[k] = values[k] || []).push(v);
             htmx.ajax('POST', url, {target: '#table', swap: 'outerHTML', values});
         }""", [f"/games/{game_id}/play/", form_data]))
-    assert status == 409 and "The game has moved on" in message, message
+    assert answer.value.status == 409 and "The game has moved on" in message, message
     assert zoya.state()["version"] == state["version"]
     assert recorded(game_id) == before, "the replayed move was not played again"

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from games import services
 from games.models import RulePreset
 from tests.e2e import helpers
-from tests.e2e.helpers import PASSWORD, quiet_notify, wait_state
+from tests.e2e.helpers import PASSWORD, quiet_notify, send_move, wait_state
 from tests.e2e.test_screenshots import SIZES, shoot
 from tests.stacking import stack_new_matches
 
@@ -39,9 +39,9 @@ def hand_card(page, code):
 def play(person):
     page = person.page
     version = person.version
-    with page.expect_response(lambda r: r.url.endswith("/play/")) as answer:
-        page.locator("#table").get_by_role("button", name="Play selected", exact=True).click()
-    assert answer.value.status == 200, wait_state(person, "(s) => s.message")["message"]
+    answer = send_move(person, page.locator("#table").get_by_role(
+        "button", name="Play selected", exact=True).click)
+    assert not answer["message"], answer["message"]
     return wait_state(person, "(s, v) => s.version > v", version)
 
 
@@ -100,9 +100,7 @@ def test_leading_one_card_the_card_clicked_plays_alone(
     state = wait_state(person, "(s) => s.mine")
 
     # R7: the lead is one card, so nothing can go with it: the card clicked plays at once.
-    with page.expect_response(lambda r: r.url.endswith("/play/")) as answer:
-        hand_card(page, "QS").click()
-    assert answer.value.status == 200
+    assert not send_move(person, hand_card(page, "QS").click)["message"]
     after = wait_state(person, "(s, v) => s.version > v", state["version"])
     assert after["table"] == ["QS"] and not after["message"]
     assert sorted(after["hand"]) == sorted(c for c in state["hand"] if c != "QS")

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import RulePreset
-from tests.e2e.helpers import PASSWORD, open_table, wait_state
+from tests.e2e.helpers import PASSWORD, open_table, send_move, wait_state
 from tests.e2e.test_choosing_cards import log_in, stacked_game
 from tests.e2e.test_screenshots import SIZES, shoot
 
@@ -19,11 +19,8 @@ def hand(page, code):
 
 
 def answered(person, click):
-    page = person.page
     version = person.version
-    with page.expect_response(lambda r: r.url.endswith("/play/")) as answer:
-        click()
-    assert answer.value.status == 200
+    assert not send_move(person, click)["message"]
     state = wait_state(person, "(s, v) => s.version > v", version)
     assert not state["message"], state["message"]
     return state

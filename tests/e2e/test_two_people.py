@@ -83,6 +83,9 @@ def test_it_plays_a_private_deal_between_two_people_live(new_page):
 
     assert {p.username: len(p.navigations) for p in people} == navigations, (
         "the pages were never reloaded during the deal")
+    # With the socket open, every move went over it: no request of its own.
+    assert sum(len(p.moves_sent) for p in people) == len(kinds)
+    assert not anna.move_posts and not boris.move_posts
     assert "attack" in kinds and ("beat" in kinds or "take" in kinds)
 
     # The end: both see who lost (the durak) or the draw, the same way.

@@ -162,6 +162,22 @@ async def test_a_move_over_the_socket_goes_through_services(duel, alice, bob):
     assert version == game.version + 1
     log = await sync_to_async(lambda: list(game.moves.values_list("actions", flat=True)))()
     assert log[-1] == [action]
+    await comm.disconnect()
+
+
+async def test_a_move_over_the_socket_marks_the_player_seen(duel, alice, bob):
+    """As a page does: no "your move" email for a player who is at the table."""
+    deal = await deal_of(duel)
+    user = alice if deal.to_act == 0 else bob
+    await sync_to_async(type(user).objects.filter(pk=user.pk).update)(last_seen=None)
+    comm, *_ = await connect(duel, user)
+    await receive_table(comm)
+    game = await fresh(duel)
+    action = (await legal(game, deal.to_act))[0]
+    await comm.send_to(text_data=json.dumps({"action": [action], "version": [str(game.version)]}))
+    await receive_table(comm)
+    await comm.disconnect()
+    assert await sync_to_async(lambda: type(user).objects.get(pk=user.pk).last_seen)() is not None
 
 
 async def test_bad_messages_get_a_clear_answer_and_change_nothing(duel, alice, bob):
