@@ -1,15 +1,16 @@
 """Server CPU per move, in-process (issue 15): `python -m games.movebench`.
 
 It makes a throw-away SQLite database, N two-player tables (through `games.services`, as
-games.loadtest does), and plays M moves through the real code: each move is the table
-form's POST to /games/<id>/play/ through the site's ASGI handler (every middleware, the
-htmx answer), then the push to each of the table's two seat sockets
+games.loadtest does), and plays M moves through the real code: each move goes over the
+mover's table socket as the page sends it (`TableConsumer.receive`), or with `--over http`
+is the table form's POST to /games/<id>/play/ through the site's ASGI handler (every
+middleware, the htmx answer); then the push to each of the table's two seat sockets
 (`TableConsumer.game_changed`, the consumer's own render), and the channel layer's
 (de)serialization of the group event (channels_redis' serializer, no Redis needed).
 
 It prints the process CPU time (all threads) per move, split by exclusive time into:
 database (SQL compile, execute, fetch, commit), engine (games.engine), template render
-and the rest (views, middleware, ORM objects, context building). `--profile post|push`
+and the rest (views, middleware, ORM objects, context building). `--profile move|push`
 prints cProfile's top functions for that part. A benchmark, not a test: nothing here
 asserts on time.
 """
@@ -21,6 +22,7 @@ import asyncio
 import cProfile
 import functools
 import io
+import json
 import logging
 import os
 import pstats
@@ -173,14 +175,22 @@ def consumer_for(game_id: int, player: dict):
                       "cookies": {"csrftoken": CSRF},
                       "headers": [(b"origin", b"http://testserver")],
                       "url_route": {"kwargs": {"game_id": game_id}}}
+    from importlib import import_module
+
+    from django.conf import settings
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=player["session"])
+    consumer.scope["session"] = store
     consumer.game_id, consumer.user, consumer.invite = game_id, player["user"], ""
     consumer.sent_version = -1
+    consumer.tokens, consumer.refilled = float(BURST), time.monotonic()
     consumer.frames = []
     consumer.send = lambda text_data=None, **kw: consumer.frames.append(text_data)
     return consumer
 
 
 CSRF = "b" * 32
+BURST = 12.0  # the consumer's flood allowance (games.consumers.BURST)
 HEADERS = {"HX-Request": "true", "X-CSRFToken": CSRF, "Origin": "http://testserver"}
 
 
@@ -188,7 +198,7 @@ HEADERS = {"HX-Request": "true", "X-CSRFToken": CSRF, "Origin": "http://testserv
 # What a process keeps in memory between requests and socket events (module, attribute):
 # each simulated server process gets its own (--processes).
 PROCESS_MEMORY = [("games.snapshots", "_kept"), ("games.renders", "_rendered"),
-                  ("games.snapshots", "_shared"), ("games.spectators", "_rendered")]
+                  ("games.snapshots", "_shared")]
 
 
 class Process:
@@ -213,13 +223,14 @@ class Process:
 
 
 class Bench:
-    def __init__(self, tables: list[dict], processes: int):
+    def __init__(self, tables: list[dict], processes: int, over: str = "http"):
         from channels_redis.core import RedisChannelLayer
         from django.conf import settings
         from django.test import AsyncClient
 
         self.layer = RedisChannelLayer(hosts=[{"address": "redis://127.0.0.1:1/0"}])
         self.processes = [Process() for _ in range(processes)]
+        self.sent_over = over
         self.tables = tables
         for t in tables:
             t["clients"] = []
@@ -256,15 +267,26 @@ class Bench:
         else:
             return False
         name = f"beat_{token.split(':')[1]}" if token.startswith("defend:") else "action"
-        random.choice(self.processes).enter()  # the POST's connection, to either process
-        self._begin("post")
-        response = await t["clients"][seat].post(
-            f"/games/{t['game'].pk}/play/", {name: token, "version": t["version"]},
-            headers=HEADERS)
-        self._end("post", phase)
-        if response.status_code != 200:
-            raise RuntimeError(f"move {token} refused: {response.status_code} "
-                               f"{response.content[-1500:]!r}")
+        if self.sent_over == "socket":  # the form's fields over the mover's socket (table.js)
+            mover = t["sockets"][seat]
+            t["socket_process"][seat].enter()
+            sent = len(mover.frames)
+            self._begin("move")
+            await database_sync_to_async(mover.receive)(text_data=json.dumps(
+                {name: [token], "version": [str(t["version"])]}))
+            self._end("move", phase)
+            if len(mover.frames) > sent:  # only a refusal answers at once
+                raise RuntimeError(f"move {token} refused: {mover.frames[-1][-1500:]!r}")
+        else:
+            random.choice(self.processes).enter()  # the POST's connection, to either process
+            self._begin("move")
+            response = await t["clients"][seat].post(
+                f"/games/{t['game'].pk}/play/", {name: token, "version": t["version"]},
+                headers=HEADERS)
+            self._end("move", phase)
+            if response.status_code != 200:
+                raise RuntimeError(f"move {token} refused: {response.status_code} "
+                                   f"{response.content[-1500:]!r}")
         t["version"] += 1
         event = {"type": "game.changed", "version": t["version"]}
         self._begin("serialize")
@@ -339,11 +361,11 @@ class Bench:
         return phase
 
 
-def report(phase: dict, moves: int, pushes: int, processes: int) -> str:
+def report(phase: dict, moves: int, pushes: int, processes: int, over: str = "http") -> str:
     def ms(part, category="total", per=moves):
         return phase.get((part, category), 0.0) * 1000 / max(per, 1)
 
-    total = sum(ms(p) for p in ("post", "serialize", "push"))
+    total = sum(ms(p) for p in ("move", "serialize", "push"))
     found = {c for (_part, c) in phase if c not in ("total", "queries", "other")}
     categories = ["db", "engine", "render"] + sorted(found - {"db", "engine", "render"})
     categories.append("other")
@@ -352,7 +374,8 @@ def report(phase: dict, moves: int, pushes: int, processes: int) -> str:
              f"server CPU per move: {total:.2f} ms",
              f"{'part (ms)':<26}  total " + " ".join(f"{c:>8}" for c in categories)
              + "  queries"]
-    for part, per, label in (("post", moves, "POST /play (per move)"),
+    sent = "move over the socket" if over == "socket" else "POST /play"
+    for part, per, label in (("move", moves, f"{sent} (per move)"),
                              ("push", pushes, "push (per socket)"),
                              ("serialize", moves, "channel layer (per move)")):
         cells = [ms(part, c, per) for c in ["total", *categories]]
@@ -370,7 +393,10 @@ def main(argv=None) -> None:
     parser.add_argument("--warm", type=int, default=60, help="moves played first, unmeasured")
     parser.add_argument("--processes", type=int, default=2,
                         help="server processes (scripts/run: two Daphnes)")
-    parser.add_argument("--profile", choices=["post", "push"], help="cProfile this part")
+    parser.add_argument("--over", choices=["socket", "http"], default="socket",
+                        help="a move over the mover's table socket (as the page sends it "
+                        "while the socket is open) or the form's POST")
+    parser.add_argument("--profile", choices=["move", "push"], help="cProfile this part")
     parser.add_argument("--detail", action="store_true",
                         help="split the rest by the site's steps (session, user, service...)")
     parser.add_argument("--seed", type=int, default=1)
@@ -381,10 +407,10 @@ def main(argv=None) -> None:
         instrument()
         if args.detail:
             instrument_detail()
-        bench = Bench(make_tables(args.tables), args.processes)
+        bench = Bench(make_tables(args.tables), args.processes, args.over)
         bench.first_tables()
         phase = asyncio.run(bench.run(args.moves, args.warm, args.profile))
-        print(report(phase, bench.moves, bench.pushes, args.processes))
+        print(report(phase, bench.moves, bench.pushes, args.processes, args.over))
 
 
 if __name__ == "__main__":
