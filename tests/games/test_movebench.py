@@ -6,18 +6,23 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_move_benchmark_plays_moves_and_prints_the_parts():
+@pytest.mark.parametrize("over, label", [("socket", "move over the socket (per move)"),
+                                         ("http", "POST /play (per move)")])
+def test_the_move_benchmark_plays_moves_and_prints_the_parts(over, label):
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "durak_site.test_settings"}
     env.pop("DATABASE_URL", None)
     run = subprocess.run(
         [sys.executable, "-m", "games.movebench", "--tables", "2", "--moves", "6",
-         "--warm", "2"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+         "--warm", "2", "--over", over], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     out = run.stdout
     assert "6 moves, 12 pushes (2.0 per move)" in out
     assert "server CPU per move:" in out
-    for label in ("POST /play (per move)", "push (per socket)", "channel layer (per move)"):
-        assert label in out
+    for line in (label, "push (per socket)", "channel layer (per move)"):
+        assert line in out
