@@ -9,6 +9,9 @@ mover's table socket, as the table page sends it while its socket is open
 its sending to the other seat's socket receiving the new table (`data-version`) and prints moves offered and handled per
 second, p50/p95/p99 and errors, and the server processes' CPU and memory (psutil).
 
+`--nav`: each player also holds the socket every page of the site opens (`/ws/me/`,
+games.navigation), which hears of every move of theirs.
+
 `--echo` also opens one echo socket per table (`games.loadecho`, served only when the site
 runs with LOADTEST_ECHO=1) and times a round trip through the same Daphne and Redis at
 the same rate. `--spectators N`: one table watched by N anonymous sockets (raise
@@ -222,13 +225,26 @@ class Table:
         self.pending: dict[int, tuple[int, float]] = {}  # version -> (watching seat, t0)
         self.sent: dict[int, float] = {}  # version -> when its move's POST went out
         self.sockets: list = []
+        self.nav_sockets: list = []
         self.first = [asyncio.Event(), asyncio.Event()]
 
-    async def open(self) -> None:
+    async def open(self, nav: bool = False) -> None:
         for seat, session in enumerate(self.sessions):
             ws = await self.site.socket(f"/ws/games/{self.game_id}/", session)
             self.sockets.append(ws)
             asyncio.create_task(self.listen(seat, ws))
+            if nav:  # the page's own socket (games.navigation): read and dropped
+                page = await self.site.socket("/ws/me/", session)
+                self.nav_sockets.append(page)
+                asyncio.create_task(self.drain(page))
+
+    async def drain(self, ws) -> None:
+        try:
+            async for _frame in ws:
+                pass
+        except Exception:  # noqa: BLE001 - a socket that dies counts as an error
+            if self.result is not None:
+                self.result.errors += 1
 
     async def listen(self, seat: int, ws) -> None:
         try:
@@ -303,7 +319,7 @@ class Table:
             return
 
     async def close(self) -> None:
-        for ws in self.sockets:
+        for ws in self.sockets + self.nav_sockets:
             await ws.close()
 
 
@@ -395,7 +411,7 @@ async def run(args) -> Result:
     tables = [Table(site, game_id, [players[2 * i]["session"], players[2 * i + 1]["session"]],
                     result, args.over) for i, game_id in enumerate(ids)]
     for start in range(0, len(tables), 20):  # open the sockets 20 tables at a time
-        await asyncio.gather(*(t.open() for t in tables[start:start + 20]))
+        await asyncio.gather(*(t.open(args.nav) for t in tables[start:start + 20]))
     await asyncio.gather(*(e.wait() for t in tables for e in t.first))
     spectators = [Spectator(site, ids[0]) for _ in range(args.spectators)]
     for start in range(0, len(spectators), 50):
@@ -440,6 +456,9 @@ def main(argv=None) -> None:
                         help="how a move is sent: over the mover's table socket, as the "
                         "page does while it is open, or as the form's POST")
     parser.add_argument("--echo", action="store_true", help="also time the echo socket")
+    parser.add_argument("--nav", action="store_true",
+                        help="each player also opens the page's own socket (/ws/me/: the "
+                        "count of games waiting for them), as every page of the site does")
     parser.add_argument("--spectators", type=int, default=0,
                         help="one table watched by this many anonymous sockets")
     parser.add_argument("--run-dir", default=os.environ.get("RUN_DIR", ".run"),
