@@ -225,6 +225,11 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
         if game.forfeited_seat is not None:
             finished_note = _("%(name)s ran out of time too often and forfeited: the durak.") % {
                 "name": name(game.forfeited_seat)}
+        elif match.deal_number == 1:  # one deal played: its durak, or the draw
+            lost = [side for side, count in sorted(losses.items()) if count]
+            finished_note = (_("Game over. The durak: %(names)s.") % {
+                "names": side_name(rules, seats, lost[0])} if lost else
+                _("Game over. The deal was drawn."))
         else:
             fewest = min(losses.values())
             winners = [side_name(rules, seats, s) for s, c in sorted(losses.items())

@@ -85,7 +85,7 @@ def test_it_plays_a_two_player_match_to_the_end(alice, bob, carol, classic, seed
     assert alice.deals_lost == losses[0] and bob.deals_lost == losses[1]
     assert alice.deals_drawn == bob.deals_drawn == 2 - sum(losses.values())
     body = alice_c.get(table_url(game)).content.decode()
-    assert "Game over" in body
+    assert "Game over. Fewest deals lost: " in body  # a match of deals: who lost fewest
     assert pages > moves
 
 
@@ -120,6 +120,10 @@ def test_it_plays_a_four_player_team_game_to_the_end(alice, bob, carol, dave, ad
         assert user.deals_lost == int(lost)
     body = clients[1].get(table_url(game)).content.decode()
     assert "Team A" in body and "Team B" in body
+    # One deal: its durak (a team), or the draw.
+    losers = "Team A" if deal.losing_team == 0 else "Team B"
+    assert ("Game over. The deal was drawn." if deal.is_draw else
+            f"Game over. The durak: {losers}") in body
 
 
 def test_the_leak_check_catches_a_leak(duel):
