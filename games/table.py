@@ -230,6 +230,8 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
             finished_note = (_("Game over. The durak: %(names)s.") % {
                 "names": side_name(rules, seats, lost[0])} if lost else
                 _("Game over. The deal was drawn."))
+        elif len(set(losses.values())) == 1:  # every side lost as many deals
+            finished_note = _("Game over. The match is drawn.")
         else:
             fewest = min(losses.values())
             winners = [side_name(rules, seats, s) for s, c in sorted(losses.items())

@@ -104,6 +104,9 @@ def test_a_match_ends_with_the_result_panel_and_a_rematch(new_page):
     expect(panel).to_contain_text("2 deals played")
     expect(panel.locator(".match-verdict")).to_contain_text(
         re.compile(r"loses the match\.|the last place is shared"))
+    shared = "the last place is shared" in panel.locator(".match-verdict").inner_text()
+    expect(page.locator("#table .turn")).to_contain_text(  # the table's line says it too
+        "Game over. The match is drawn." if shared else "Game over. Fewest deals lost: ")
     expect(panel.locator(".deal-records a")).to_have_text(["Deal 1", "Deal 2"])
     assert_accessible(page, PANEL)
     shoot(page, "result-match-desktop")
