@@ -1,14 +1,15 @@
 """Issue 15: what a move costs the database does not grow with the game's length.
 
-A move posted over HTTP (the table's form) and the push that renders the other seat's
-table make as many queries late in a deal as early in it, and no more than they did
-once counted (the game read once for the move and once for the answer, the seats once).
+A move sent over the table's socket or posted over HTTP (the table's form) and the push
+that renders the other seat's table make as many queries late in a deal as early in it,
+and no more than they did once counted (the game read once for the move and once for the answer, the seats once).
 """
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from accounts.middleware import seen
 from games import loadtest, snapshots
 from games.models import Game
 from games.views import table_html
@@ -63,3 +64,54 @@ def test_a_move_costs_the_same_queries_early_and_late_in_a_deal(duel):
     with CaptureQueriesContext(connection) as first:
         snapshots.read(duel.pk)
     assert len(first) <= FIRST_PUSH_QUERIES, [q["sql"][:200] for q in first.captured_queries]
+
+
+SOCKET_QUERIES = 8  # as the POST: session, user; lock, seats, save, move log (two savepoints)
+
+
+def _socket(game_id, user, session_key):
+    """A table socket as Daphne holds it once connected (games.consumers)."""
+    import time
+    from importlib import import_module
+
+    from django.conf import settings
+
+    from games.consumers import BURST, TableConsumer
+
+    socket = TableConsumer()
+    socket.scope = {"type": "websocket", "user": user, "query_string": b"", "cookies": {},
+                    "headers": [], "url_route": {"kwargs": {"game_id": game_id}},
+                    "session": import_module(settings.SESSION_ENGINE).SessionStore(
+                        session_key=session_key)}
+    socket.game_id, socket.user, socket.invite, socket.sent_version = game_id, user, "", -1
+    socket.tokens, socket.refilled = float(BURST), time.monotonic()
+    socket.frames = []
+    socket.send = lambda text_data=None, **kw: socket.frames.append(text_data)
+    return socket
+
+
+def test_a_move_over_the_socket_costs_the_same_queries_early_and_late(duel):
+    import json
+
+    users = {s.number: s.player for s in duel.seats.all()}
+    clients = {n: client_for(u) for n, u in users.items()}
+    sockets = {n: _socket(duel.pk, u, clients[n].session.session_key) for n, u in users.items()}
+    for user in users.values():
+        seen(user)  # as their first request does: "last seen" is written once a minute
+    counts = []
+    while len(counts) < 24:
+        duel = Game.objects.get(pk=duel.pk)
+        assert duel.is_playing and duel.match().deal_number == 1, "the deal ended too soon"
+        seat = to_act(duel)
+        token = loadtest.choose_move(table_html(duel, users[seat], oob=True))
+        name = f"beat_{token.split(':')[1]}" if token.startswith("defend:") else "action"
+        with CaptureQueriesContext(connection) as moved:
+            sockets[seat].receive(text_data=json.dumps(
+                {name: [token], "version": [str(duel.version)]}))
+        assert not sockets[seat].frames, sockets[seat].frames[-1][-500:]  # not refused
+        assert Game.objects.get(pk=duel.pk).version == duel.version + 1
+        counts.append(len(moved))
+        last = [q["sql"][:90] for q in moved.captured_queries]
+    print(f"queries per move over the socket: early {counts[1]}, late {counts[-1]}")
+    assert counts[-1] == counts[1]
+    assert max(counts[1:]) <= SOCKET_QUERIES, last
