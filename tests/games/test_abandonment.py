@@ -13,7 +13,7 @@ from tests.games.conftest import client_for, seat_user
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
-T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+T0 = datetime(2037, 12, 1, 9, 0, tzinfo=UTC)  # a Tuesday, after any real "now": no time bomb
 HOUR = timedelta(hours=1)
 
 

@@ -14,7 +14,7 @@ from tests.games.conftest import seat_user
 
 pytestmark = pytest.mark.django_db
 
-T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+T0 = datetime(2037, 12, 1, 9, 0, tzinfo=UTC)  # a Tuesday, after any real "now": no time bomb
 DAY = timedelta(days=1)
 
 

@@ -13,7 +13,7 @@ from tests.games.conftest import seat_user
 
 pytestmark = pytest.mark.django_db
 
-T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+T0 = datetime(2037, 12, 1, 9, 0, tzinfo=UTC)  # a Tuesday, after any real "now": no time bomb
 MINUTE = timedelta(minutes=1)
 
 
@@ -51,8 +51,8 @@ def test_your_move_comes_a_few_minutes_after_the_move(slow):
 
 def test_no_email_for_a_move_the_player_has_seen(slow, client):
     player = _to_act(slow)
-    client.force_login(player)
     with time_machine.travel(T0 + 2 * MINUTE, tick=False):
+        client.force_login(player)
         client.get(slow.get_absolute_url())  # on the site since the move
     assert services.send_move_emails(now=T0 + 5 * MINUTE) == 0
     assert mail.outbox == []
