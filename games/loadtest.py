@@ -6,8 +6,9 @@ DATABASE_URL), it makes its players, sessions and two-player tables through the 
 table socket, and then every table plays a move every `--interval` seconds over the
 mover's table socket, as the table page sends it while its socket is open
 (static/js/table.js), or with `--over http` as the form's POST. It times each move from
-its sending to the other seat's socket receiving the new table (`data-version`) and prints moves offered and handled per
-second, p50/p95/p99 and errors, and the server processes' CPU and memory (psutil).
+its sending to the other seat's socket receiving the new table (`data-version`) and
+prints moves offered and handled per second, p50/p95/p99 and errors, and the server
+processes' CPU and memory (psutil).
 
 `--nav`: each player also holds the socket every page of the site opens (`/ws/me/`,
 games.navigation), which hears of every move of theirs.
@@ -223,7 +224,7 @@ class Table:
         self.html = ["", ""]
         self.seen = [-1, -1]
         self.pending: dict[int, tuple[int, float]] = {}  # version -> (watching seat, t0)
-        self.sent: dict[int, float] = {}  # version -> when its move's POST went out
+        self.sent: dict[int, float] = {}  # version -> when its move went out
         self.sockets: list = []
         self.nav_sockets: list = []
         self.first = [asyncio.Event(), asyncio.Event()]
