@@ -112,6 +112,12 @@ def choose_move(html: str) -> str | None:
     return cards[0] if cards else None
 
 
+def field_of(token: str) -> str:
+    """The move form's field that carries `token` (table.html): `beat_<card>` for a
+    defence, else `action`."""
+    return f"beat_{token.split(':')[1]}" if token.startswith("defend:") else "action"
+
+
 def version_of(html: str) -> int | None:
     found = VERSION_RE.search(html)
     return int(found.group(1)) if found else None
@@ -289,8 +295,7 @@ class Table:
             if token is None:
                 continue
             version = self.seen[seat]
-            field = token.split(":")[1] if token.startswith("defend:") else None
-            name = f"beat_{field}" if field else "action"
+            name = field_of(token)
             other = 1 - seat
             self.pending[version + 1] = (other, time.perf_counter())
             self.sent[version + 1] = self.pending[version + 1][1]

@@ -168,7 +168,7 @@ def make_tables(count: int) -> list[dict]:
 
 def consumer_for(game_id: int, player: dict):
     """A table socket as Daphne would hold it after connecting; its frames are kept."""
-    from .consumers import TableConsumer
+    from .consumers import BURST, TableConsumer
 
     consumer = TableConsumer()
     consumer.scope = {"type": "websocket", "user": player["user"], "query_string": b"",
@@ -190,7 +190,6 @@ def consumer_for(game_id: int, player: dict):
 
 
 CSRF = "b" * 32
-BURST = 12.0  # the consumer's flood allowance (games.consumers.BURST)
 HEADERS = {"HX-Request": "true", "X-CSRFToken": CSRF, "Origin": "http://testserver"}
 
 
@@ -266,7 +265,7 @@ class Bench:
                 break
         else:
             return False
-        name = f"beat_{token.split(':')[1]}" if token.startswith("defend:") else "action"
+        name = loadtest.field_of(token)
         if self.sent_over == "socket":  # the form's fields over the mover's socket (table.js)
             mover = t["sockets"][seat]
             t["socket_process"][seat].enter()

@@ -10,6 +10,7 @@
     form.toggleAttribute("data-sending", busy);
     buttons(form).forEach(function (button) { button.disabled = busy; });
   }
+  window.durakForms = { setBusy: setBusy };  // for forms sent another way (table.js)
 
   function isHtmx(form) {
     return Array.prototype.some.call(form.attributes, function (attr) {

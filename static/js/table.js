@@ -261,14 +261,9 @@
     if (!tableSocket(event)) return;
     socket = null;
     document.querySelectorAll("form[data-live-move][data-sending]").forEach(function (form) {
-      free(form);  // the reconnect brings the table again; the player may try again
+      window.durakForms.setBusy(form, false);  // the reconnect brings the table again
     });
   });
-  function buttonsOf(form) { return form.querySelectorAll("button[type=submit], button:not([type])"); }
-  function free(form) {
-    form.removeAttribute("data-sending");
-    buttonsOf(form).forEach(function (button) { button.disabled = false; });
-  }
   document.addEventListener("htmx:configRequest", function (event) {
     var form = event.detail.elt.closest && event.detail.elt.closest("form[data-live-move]");
     if (!form || !socket || event.detail.verb !== "post") return;
@@ -278,8 +273,9 @@
     });
     event.preventDefault();  // no request: the move goes over the socket
     socket.send(JSON.stringify(fields), form);
-    form.setAttribute("data-sending", "");
-    buttonsOf(form).forEach(function (button) { button.disabled = true; });
-    setTimeout(function () { if (form.isConnected) free(form); }, 10000);  // no answer came
+    window.durakForms.setBusy(form, true);
+    setTimeout(function () {  // no answer came: the player may try again
+      if (form.isConnected) window.durakForms.setBusy(form, false);
+    }, 10000);
   });
 })();

@@ -2,7 +2,8 @@
 
 A move sent over the table's socket or posted over HTTP (the table's form) and the push
 that renders the other seat's table make as many queries late in a deal as early in it,
-and no more than they did once counted (the game read once for the move and once for the answer, the seats once).
+and no more than they did once counted (the game read once for the move and once for the
+answer, the seats once).
 """
 
 import pytest
@@ -12,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.middleware import seen
 from games import loadtest, snapshots
 from games.models import Game
+from games.movebench import consumer_for
 from games.views import table_html
 
 from .conftest import client_for, to_act
@@ -28,7 +30,7 @@ def _move(game, clients, users) -> tuple[int, int]:
     """Play the seat to act's move as the benchmark does; (POST queries, push queries)."""
     seat = to_act(game)
     token = loadtest.choose_move(table_html(game, users[seat], oob=True))
-    name = f"beat_{token.split(':')[1]}" if token.startswith("defend:") else "action"
+    name = loadtest.field_of(token)
     with CaptureQueriesContext(connection) as posted:
         r = clients[seat].post(f"/games/{game.pk}/play/", {name: token, "version": game.version},
                                headers={"HX-Request": "true"})
@@ -69,33 +71,13 @@ def test_a_move_costs_the_same_queries_early_and_late_in_a_deal(duel):
 SOCKET_QUERIES = 8  # as the POST: session, user; lock, seats, save, move log (two savepoints)
 
 
-def _socket(game_id, user, session_key):
-    """A table socket as Daphne holds it once connected (games.consumers)."""
-    import time
-    from importlib import import_module
-
-    from django.conf import settings
-
-    from games.consumers import BURST, TableConsumer
-
-    socket = TableConsumer()
-    socket.scope = {"type": "websocket", "user": user, "query_string": b"", "cookies": {},
-                    "headers": [], "url_route": {"kwargs": {"game_id": game_id}},
-                    "session": import_module(settings.SESSION_ENGINE).SessionStore(
-                        session_key=session_key)}
-    socket.game_id, socket.user, socket.invite, socket.sent_version = game_id, user, "", -1
-    socket.tokens, socket.refilled = float(BURST), time.monotonic()
-    socket.frames = []
-    socket.send = lambda text_data=None, **kw: socket.frames.append(text_data)
-    return socket
-
-
 def test_a_move_over_the_socket_costs_the_same_queries_early_and_late(duel):
     import json
 
     users = {s.number: s.player for s in duel.seats.all()}
     clients = {n: client_for(u) for n, u in users.items()}
-    sockets = {n: _socket(duel.pk, u, clients[n].session.session_key) for n, u in users.items()}
+    sockets = {n: consumer_for(duel.pk, {"user": u, "session": clients[n].session.session_key})
+               for n, u in users.items()}
     for user in users.values():
         seen(user)  # as their first request does: "last seen" is written once a minute
     counts = []
@@ -104,7 +86,7 @@ def test_a_move_over_the_socket_costs_the_same_queries_early_and_late(duel):
         assert duel.is_playing and duel.match().deal_number == 1, "the deal ended too soon"
         seat = to_act(duel)
         token = loadtest.choose_move(table_html(duel, users[seat], oob=True))
-        name = f"beat_{token.split(':')[1]}" if token.startswith("defend:") else "action"
+        name = loadtest.field_of(token)
         with CaptureQueriesContext(connection) as moved:
             sockets[seat].receive(text_data=json.dumps(
                 {name: [token], "version": [str(duel.version)]}))
