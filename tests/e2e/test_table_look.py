@@ -68,6 +68,12 @@ ON_SCREEN_JS = """(selectors) => selectors.map(sel => {
 }).filter(Boolean)"""
 
 
+SIDE_BY_SIDE_JS = """() => {
+  const boxes = [...document.querySelectorAll('#table fieldset.hand .card')].map(e => e.getBoundingClientRect());
+  return boxes.slice(1).map((b, i) => b.left - boxes[i].right);
+}"""
+
+
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_the_table_at_phone_and_desktop_size(new_page, django_user_model, monkeypatch,
                                              players):
@@ -96,6 +102,10 @@ def test_the_table_at_phone_and_desktop_size(new_page, django_user_model, monkey
             missing = page.evaluate(ON_SCREEN_JS, [
                 "#table fieldset.hand .card", "#table .pairs", "#table .buttons button"])
             assert not missing, missing
+        if size == "desktop" and len(hand) <= 6:
+            # A wide screen lays a short hand side by side, no card under the next.
+            lefts = page.evaluate(SIDE_BY_SIDE_JS)
+            assert lefts and all(gap >= 0 for gap in lefts), lefts
         shoot(page, f"table-{players}p-{size}", SIZES[size])
 
 
