@@ -6,7 +6,8 @@ mover's table socket as the page sends it (`TableConsumer.receive`), or with `--
 is the table form's POST to /games/<id>/play/ through the site's ASGI handler (every
 middleware, the htmx answer); then the push to each of the table's two seat sockets
 (`TableConsumer.game_changed`, the consumer's own render), and the channel layer's
-(de)serialization of the group event (channels_redis' serializer, no Redis needed).
+work on the group event (the pub/sub layer's serializer, no Redis needed): one publish
+per move, read once by each process that holds one of the table's sockets.
 
 It prints the process CPU time (all threads) per move, split by exclusive time into:
 database (SQL compile, execute, fetch, commit), engine (games.engine), template render
@@ -223,11 +224,11 @@ class Process:
 
 class Bench:
     def __init__(self, tables: list[dict], processes: int, over: str = "http"):
-        from channels_redis.core import RedisChannelLayer
+        from channels_redis.pubsub import RedisPubSubChannelLayer
         from django.conf import settings
         from django.test import AsyncClient
 
-        self.layer = RedisChannelLayer(hosts=[{"address": "redis://127.0.0.1:1/0"}])
+        self.layer = RedisPubSubChannelLayer(hosts=[{"address": "redis://127.0.0.1:1/0"}])
         self.processes = [Process() for _ in range(processes)]
         self.sent_over = over
         self.tables = tables
@@ -289,8 +290,9 @@ class Bench:
         t["version"] += 1
         event = {"type": "game.changed", "version": t["version"]}
         self._begin("serialize")
-        for _socket in t["sockets"]:  # one message per channel in the group, read by each
-            self.layer.deserialize(self.layer.serialize(event))
+        message = self.layer.serialize(event)  # one PUBLISH for the group
+        for _process in {id(p) for p in t["socket_process"]}:  # read once per process
+            self.layer.deserialize(message)
         self._end("serialize", phase)
         for n, socket in enumerate(t["sockets"]):
             t["socket_process"][n].enter()
