@@ -44,9 +44,11 @@ async def mover_of(game, alice, bob):
 
 
 async def assert_closed(comm, code):
-    output = await comm.receive_output(timeout=3)
+    # A generous wait: on a timeout the communicator cancels the consumer, and a consumer
+    # cancelled in the middle of its close can hang the test run (seen once under load).
+    output = await comm.receive_output(timeout=10)
     while output["type"] == "websocket.send":  # a table sent before the close
-        output = await comm.receive_output(timeout=3)
+        output = await comm.receive_output(timeout=10)
     assert output == {"type": "websocket.close", "code": code}
 
 
