@@ -104,8 +104,8 @@ def test_the_table_at_phone_and_desktop_size(new_page, django_user_model, monkey
             assert not missing, missing
         if size == "desktop" and len(hand) <= 6:
             # A wide screen lays a short hand side by side, no card under the next.
-            lefts = page.evaluate(SIDE_BY_SIDE_JS)
-            assert lefts and all(gap >= 0 for gap in lefts), lefts
+            gaps = page.evaluate(SIDE_BY_SIDE_JS)
+            assert gaps and all(gap >= 0 for gap in gaps), gaps
         shoot(page, f"table-{players}p-{size}", SIZES[size])
 
 

@@ -6,6 +6,8 @@ and no more than they did once counted (the game read once for the move and once
 answer, the seats once).
 """
 
+import json
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -72,8 +74,6 @@ SOCKET_QUERIES = 8  # as the POST: session, user; lock, seats, save, move log (t
 
 
 def test_a_move_over_the_socket_costs_the_same_queries_early_and_late(duel):
-    import json
-
     users = {s.number: s.player for s in duel.seats.all()}
     clients = {n: client_for(u) for n, u in users.items()}
     sockets = {n: consumer_for(duel.pk, {"user": u, "session": clients[n].session.session_key})
