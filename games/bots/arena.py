@@ -9,6 +9,10 @@ A bot is `level` or `level:budget` (seconds), e.g. `--bots hard:0.2,medium`.
 Think times are wall-clock; budgets too, unless --cpu-clock. With fewer
 bots than seats the line-up repeats (hard,medium at four seats: hard,medium,hard,medium;
 with teams 2x2 that puts each bot on one team).
+
+A long run can be played in parts: `--first-deck` starts at a later deck of the same
+seed, `--save FILE` appends each deck's results as it finishes (a stopped run keeps its
+finished decks), and `--tally FILE...` reports the saved parts together.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ class DealResult(TypedDict):
     draw: bool
     times: list[list[float]]  # per seat: think times of the moves with a real choice
     lineup: NotRequired[list[BotSpec]]  # added by _play_deck
+    deck: NotRequired[int]  # added by _play_deck
 
 
 class BotStats(TypedDict):
@@ -129,6 +134,7 @@ def _play_deck(job: DeckJob) -> list[DealResult]:
     for r, lineup in enumerate(lineups):
         res = play_deal(rules, pack, dealer, lineup, f"{seed}/{index}/{r}", cpu_clock)
         res["lineup"] = lineup
+        res["deck"] = index
         results.append(res)
     return results
 
@@ -178,12 +184,13 @@ def tally(rules: Rules, all_results: list[DealResult]) -> dict[str, BotStats]:
     return stats
 
 
-def report(rules: Rules, stats: Mapping[str, BotStats], deals: int, draws: int, elapsed: float,
+def report(rules: Rules, stats: Mapping[str, BotStats], deals: int, draws: int, elapsed: float | None,
            out: TextIO | None = None) -> None:
     out = out or sys.stdout
     sides = rules.team_count
     print(f"rules: {json.dumps(rules.to_dict(), separators=(',', ':'))}", file=out)
-    print(f"{deals} deals ({draws} drawn) in {elapsed:.0f} s; a fair share of losses is "
+    took = "" if elapsed is None else f" in {elapsed:.0f} s"
+    print(f"{deals} deals ({draws} drawn){took}; a fair share of losses is "
           f"1/{sides} = {1 / sides:.1%} per {'team' if rules.teams else 'seat'}", file=out)
     print(f"{'bot':<16}{'played':>8}{'lost':>7}{'loss rate':>11}{'95% CI':>17}"
           f"{'moves':>8}{'mean ms':>9}{'p95 ms':>8}{'max ms':>8}", file=out)
@@ -195,6 +202,40 @@ def report(rules: Rules, stats: Mapping[str, BotStats], deals: int, draws: int, 
         print(f"{label:<16}{n:>8}{k:>7}{k / n if n else 0:>11.1%}{f'[{lo:.1%}, {hi:.1%}]':>17}"
               f"{len(times):>8}{mean:>9.1f}{percentile(times, 0.95) * 1000:>8.1f}"
               f"{(max(times) if times else 0) * 1000:>8.1f}", file=out)
+
+
+def tally_files(paths: list[str], out: TextIO | None = None) -> int:
+    """Report saved parts of runs together. They must share the rules; a deck saved twice
+    (same seed and deck) counts once."""
+    rules: dict[str, Any] | None = None
+    seen: set[tuple[str, int]] = set()
+    results: list[DealResult] = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for n, text in enumerate(f, 1):
+                if not text.strip():
+                    continue
+                line = json.loads(text)
+                if rules is None:
+                    rules = line["rules"]
+                elif line["rules"] != rules:
+                    print(f"{path}:{n}: other rules than the first file's; not tallied", file=sys.stderr)
+                    return 2
+                key = (str(line["seed"]), int(line["deck"]))
+                if key in seen:
+                    continue
+                seen.add(key)
+                for res in line["results"]:
+                    res["lineup"] = [(level, budget) for level, budget in res["lineup"]]
+                    results.append(res)
+    if rules is None:
+        print("no saved results in those files", file=sys.stderr)
+        return 2
+    parsed = Rules.from_dict(rules)
+    report(parsed, tally(parsed, results), len(results), sum(r["draw"] for r in results), None, out)
+    seeds = sorted({s for s, _ in seen})
+    print(f"{len(seen)} decks from seed(s) {', '.join(seeds)}", file=out or sys.stdout)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,11 +254,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="thinking time per move in seconds for bots without their own")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", default="arena")
+    parser.add_argument("--first-deck", type=int, default=0,
+                        help="play the seed's decks from this one on (to play a run in parts)")
+    parser.add_argument("--save", metavar="FILE", default=None,
+                        help="append each deck's results to FILE (JSON lines) as it finishes")
+    parser.add_argument("--tally", metavar="FILE", nargs="+", default=None,
+                        help="play nothing: report the results saved in these files together")
     parser.add_argument("--cpu-clock", action="store_true",
                         help="count budgets in CPU seconds of the bot's process (think times "
                              "are still wall-clock): other load on the machine then does not "
                              "weaken the search bots")
     args = parser.parse_args(argv)
+    if args.tally:
+        return tally_files(args.tally)
 
     options: dict[str, Any] = dict(PRESETS[args.preset], players=args.players, teams=args.teams)
     for item in args.rule:
@@ -232,17 +281,33 @@ def main(argv: list[str] | None = None) -> int:
     lineup = [specs[s % len(specs)] for s in range(rules.players)]
     lineups = rotations(lineup)
     decks = max(1, math.ceil(args.deals / len(lineups)))
-    jobs = [(rules.to_dict(), i, args.seed, lineups, args.cpu_clock) for i in range(decks)]
+    first = max(0, args.first_deck)
+    jobs = [(rules.to_dict(), i, args.seed, lineups, args.cpu_clock) for i in range(first, first + decks)]
     start = time.perf_counter()
     results: list[DealResult] = []
-    if args.workers > 1:
-        # forkserver: forking a multi-threaded process (a test runner) may deadlock.
-        with multiprocessing.get_context("forkserver").Pool(args.workers) as pool:
-            for batch in pool.imap_unordered(_play_deck, jobs):
-                results.extend(batch)
-    else:
-        for job in jobs:
-            results.extend(_play_deck(job))
+    save = open(args.save, "a", encoding="utf-8") if args.save else None
+
+    def keep(batch: list[DealResult]) -> None:
+        results.extend(batch)
+        if save:
+            deck = batch[0]["deck"] if batch else None
+            line = {"rules": rules.to_dict(), "seed": args.seed, "deck": deck,
+                    "cpu_clock": args.cpu_clock, "results": batch}
+            save.write(json.dumps(line, separators=(",", ":")) + "\n")
+            save.flush()
+
+    try:
+        if args.workers > 1:
+            # forkserver: forking a multi-threaded process (a test runner) may deadlock.
+            with multiprocessing.get_context("forkserver").Pool(args.workers) as pool:
+                for batch in pool.imap_unordered(_play_deck, jobs):
+                    keep(batch)
+        else:
+            for job in jobs:
+                keep(_play_deck(job))
+    finally:
+        if save:
+            save.close()
     elapsed = time.perf_counter() - start
     stats = tally(rules, results)
     report(rules, stats, len(results), sum(r["draw"] for r in results), elapsed)

@@ -193,6 +193,39 @@ def test_arena_team_play(capsys):
     assert "per team" in out
 
 
+def _loss_rows(out: str) -> list[str]:
+    """The per-bot rows (label, played, lost, rate, interval); think times vary by run."""
+    return [" ".join(line.split()[:6]) for line in out.splitlines() if line.startswith(("medium", "easy"))]
+
+
+def test_arena_run_in_parts_tallies_like_one_run(tmp_path, capsys):
+    arena_main(["--bots", "medium,easy", "--deals", "8", "--workers", "1", "--seed", "p"])
+    whole = _loss_rows(capsys.readouterr().out)
+    saved = tmp_path / "run.jsonl"
+    arena_main(["--bots", "medium,easy", "--deals", "4", "--workers", "1", "--seed", "p",
+                "--save", str(saved)])
+    # The second part overlaps the first by one deck: that deck counts once.
+    arena_main(["--bots", "medium,easy", "--deals", "6", "--workers", "2", "--seed", "p",
+                "--first-deck", "1", "--save", str(saved)])
+    capsys.readouterr()
+    assert len(saved.read_text().splitlines()) == 5
+    assert arena_main(["--tally", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert "8 deals" in out and "4 decks from seed(s) p" in out
+    assert _loss_rows(out) == whole and len(whole) == 2
+
+
+def test_arena_tally_refuses_parts_with_other_rules(tmp_path, capsys):
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    arena_main(["--bots", "medium,easy", "--deals", "2", "--workers", "1", "--save", str(first)])
+    arena_main(["--bots", "medium,easy", "--deals", "2", "--workers", "1", "--preset", "perevodnoy",
+                "--save", str(second)])
+    capsys.readouterr()
+    assert arena_main(["--tally", str(first), str(second)]) == 2
+    captured = capsys.readouterr()
+    assert "other rules" in captured.err and "loss rate" not in captured.out
+
+
 def test_rotations():
     assert rotations(["a", "b"]) == [["a", "b"], ["b", "a"]]
     assert rotations(["a", "b", "a", "b"]) == [["a", "b", "a", "b"], ["b", "a", "b", "a"]]
