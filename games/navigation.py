@@ -41,6 +41,7 @@ class NavConsumer(SiteConsumer):
         page = (query.get("page") or [""])[0]
         self.page = page if page in PAGES else ""
         self.counted = []
+        self.sent_waiting: int | None = None
         if not self._count_in():
             self.accept()  # accepted, so that the client sees why
             self.close(code=CLOSE_TOO_MANY)
@@ -109,5 +110,9 @@ class NavConsumer(SiteConsumer):
         if not self.session_valid():
             self.close(code=CLOSE_SIGNED_OUT)
             return
-        self.send(text_data=self.render({
-            "nav": True, "waiting": waiting_for(self.user), "mine": self.page == "mine"}))
+        waiting = waiting_for(self.user)
+        mine = self.page == "mine"  # its list changes with every move: always told
+        if waiting == self.sent_waiting and not mine:
+            return  # the badge already says so: nothing to render or send
+        self.sent_waiting = waiting
+        self.send(text_data=self.render({"nav": True, "waiting": waiting, "mine": mine}))

@@ -8,7 +8,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from durak_site.asgi import application
-from games import services
+from games import notify, services
 from tests.games.conftest import seat_user
 from tests.games.test_live import session_headers
 
@@ -58,11 +58,26 @@ async def test_the_count_follows_the_moves(duel, alice, bob):
     await comm.disconnect()
 
 
+async def test_news_that_leaves_the_count_as_it_was_sends_nothing(duel, alice, bob):
+    first, game = await to_act(duel)
+    other = bob if first == alice else alice
+    comm, _ = await me(other)
+    assert (await waiting(comm))[0] == 0
+    await sync_to_async(notify.people_changed)([other.pk])  # still nothing waits for them
+    assert await comm.receive_nothing(timeout=0.5)
+    await move(game)
+    assert (await waiting(comm))[0] == 1
+    await comm.disconnect()
+
+
 async def test_my_games_page_is_told_to_refresh(duel, alice, bob):
     first, game = await to_act(duel)
     comm, _ = await me(first, page="mine")
     _, html = await waiting(comm)
     assert 'id="mine-poke"' in html and 'hx-get="/games/mine/"' in html
+    await sync_to_async(notify.people_changed)([first.pk])  # the count is the same...
+    _, html = await waiting(comm)  # ...but the page's list may not be
+    assert 'id="mine-poke"' in html
     await comm.disconnect()
 
 
