@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 
 from .models import Game, Rating, RatingChange, Seat
-from .services.ratings import BRACKETS, MIN_GAMES, SCALE, Shown, places, shown
+from .services.ratings import BRACKETS, MIN_GAMES, SCALE, SPREAD_SIGMAS, Shown, places, shown
 
 TEAMS = "teams"
 BOARD_SIZE = 100
@@ -49,7 +49,7 @@ class Chart:
     width: int
     height: int
     line: str  # polyline points
-    band: str  # polygon points: value + 3 sigma, then value - 3 sigma backwards
+    band: str  # polygon points: value + spread, then value - spread backwards
     ticks: list[tuple[int, int]]  # (y, rating) for the grid lines
     last: tuple[float, float]  # the last point, marked
 
@@ -64,7 +64,7 @@ def chart(player, pool: str) -> Chart | None:
     if not changes:
         return None
     points = [(changes[0][0], changes[0][1])] + [(mu, sigma) for _, _, mu, sigma in changes]
-    values = [(mu * SCALE, 3 * sigma * SCALE) for mu, sigma in points]
+    values = [(mu * SCALE, SPREAD_SIGMAS * sigma * SCALE) for mu, sigma in points]
     top = max(v + s for v, s in values)
     bottom = min(v - s for v, s in values)
     span = max(top - bottom, 1.0)

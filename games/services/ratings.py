@@ -24,8 +24,12 @@ BOT_RATINGS = {  # mu per level: fixed, so playing bots moves a rating sensibly
     "hard": 27.0,
     "expert": 31.0,
 }
-# Shown to people on a familiar scale: a newcomer is 1500 ± 1500 (mu ± 3 sigma).
+# Shown to people on a familiar scale: a newcomer is 1500, give or take 1000 (2 sigma).
+# Durak is a game of luck too, so a rating settles slowly: while sigma is above half a
+# newcomer's it is shown as provisional ("1500?", as chess sites do), not as ±900.
 SCALE = 60
+SPREAD_SIGMAS = 2
+PROVISIONAL_SIGMA = MODEL.sigma / 2
 MIN_GAMES = 3  # a leaderboard lists players with at least this many rated games
 BRACKETS = {  # leaderboard: player counts per bracket (teams: every team game)
     "2": (2, 2),
@@ -36,15 +40,18 @@ BRACKETS = {  # leaderboard: player counts per bracket (teams: every team game)
 
 @dataclass(frozen=True)
 class Shown:
-    """A rating for people: `value` ± `spread`, and the conservative `ordinal` to sort by."""
+    """A rating for people: `value` ± `spread` (or `provisional`), and the conservative
+    `ordinal` to sort by."""
 
     value: int
     spread: int
     ordinal: float
+    provisional: bool = False
 
 
 def shown(mu: float, sigma: float) -> Shown:
-    return Shown(round(mu * SCALE), round(3 * sigma * SCALE), mu - 3 * sigma)
+    return Shown(round(mu * SCALE), round(SPREAD_SIGMAS * sigma * SCALE), mu - 3 * sigma,
+                 sigma > PROVISIONAL_SIGMA)
 
 
 def pool_of(game: Game) -> str:

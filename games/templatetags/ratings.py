@@ -1,4 +1,5 @@
-"""{% rating player %}: a player's rating, as people read it (1520 ±310), next to a name.
+"""{% rating player %}: a player's rating, as people read it (1520 ±310, or 1480? while it
+is provisional), next to a name.
 
 Individual play unless `teams` is true; nothing for a player without a rated game.
 """
@@ -15,6 +16,14 @@ register = template.Library()
 
 
 def rating_html(rating: Shown, games: int) -> str:
+    if rating.provisional:
+        title = ngettext(
+            "Provisional rating %(value)s after %(n)s rated game: it settles with more games",
+            "Provisional rating %(value)s after %(n)s rated games: it settles with more games",
+            games,
+        ) % {"value": rating.value, "n": games}
+        return format_html('<span class="rating provisional" title="{}">{}<small>?</small></span>',
+                           title, rating.value)
     title = ngettext(
         "Rating %(value)s, give or take %(spread)s, after %(n)s rated game",
         "Rating %(value)s, give or take %(spread)s, after %(n)s rated games", games,

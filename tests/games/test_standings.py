@@ -7,7 +7,8 @@ import pytest
 
 from games import services
 from games.models import Rating, RatingChange
-from games.services.ratings import MIN_GAMES, SCALE
+from games.services import ratings
+from games.services.ratings import MIN_GAMES, SCALE, shown
 
 from .conftest import client_for
 from .playout import finish, table
@@ -53,10 +54,25 @@ def test_the_lobby_and_the_table_show_the_rating_next_to_names(alice, bob, carol
     open_game = services.create_game(alice, classic, players=2)  # waits for players
     assert open_game.is_open
     body = client_for(carol).get("/").content.decode()
-    assert f'class="rating" title="Rating {value}, give or take' in body
+    # One game says little: the rating is provisional ("1520?"), with no ± yet.
+    assert (f'class="rating provisional" title="Provisional rating {value} after 1 rated game'
+            in body)
+    assert f"{value}<small>?</small>" in body
     playing = table(alice, classic, [carol])
     body = client_for(carol).get(f"/games/{playing.pk}/").content.decode()
-    assert f"Rating {value}," in body
+    assert f"Provisional rating {value} after" in body
+    Rating.objects.filter(player=alice).update(sigma=3.0)  # as after many games
+    body = client_for(carol).get(f"/games/{playing.pk}/").content.decode()
+    assert f'class="rating" title="Rating {value}, give or take 360, after 1 rated game' in body
+    assert f"{value}&#8239;<small>±360</small>" in body
+
+
+def test_a_rating_is_provisional_until_its_spread_halves():
+    newcomer = shown(ratings.MODEL.mu, ratings.MODEL.sigma)
+    assert (newcomer.value, newcomer.spread, newcomer.provisional) == (1500, 1000, True)
+    assert shown(25.0, ratings.MODEL.sigma / 2 + 0.01).provisional
+    settled = shown(25.0, ratings.MODEL.sigma / 2)
+    assert not settled.provisional and settled.spread == 500
 
 
 def test_the_profile_shows_ratings_chart_and_games(alice, bob, carol, classic, seeded):
