@@ -181,7 +181,7 @@ def test_arena_prints_loss_rates_and_think_times(capsys):
                 "--seed", "t"])
     out = capsys.readouterr().out
     assert "6 deals" in out  # two decks, each at three rotations of the line-up
-    for label in ("medium", "easy", "loss rate", "95% CI", "p95 ms"):
+    for label in ("medium", "easy", "loss rate", "95% CI", "p95 ms", "cpu p95"):
         assert label in out
 
 
