@@ -63,6 +63,9 @@ def test_the_profile_shows_the_rating_chart(new_page, played):
     log_in(phone, "alice")
     phone.goto("/accounts/u/alice/")
     expect(phone.locator("svg.rating-chart")).to_be_visible()
+    # The replay links fit on the screen: no scrolling the results sideways to find them.
+    edges = phone.locator("table.recent a").evaluate_all("links => links.map(a => a.getBoundingClientRect().right)")
+    assert len(edges) == 5 and max(edges) <= SIZES["phone"]["width"], edges
     shoot(phone, "profile-phone", SIZES["phone"])  # and nothing sticks out sideways
     page.goto("/leaderboards/")
     expect(page.locator("table.leaderboard")).to_contain_text("alice")
