@@ -20,6 +20,7 @@ finished decks), and `--tally FILE...` reports the saved parts together.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import multiprocessing
@@ -29,6 +30,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, NotRequired, TextIO, TypedDict
 
 from games.engine import Deal, Rules, full_deck
@@ -89,6 +91,21 @@ def rotations[T](lineup: list[T]) -> list[list[T]]:
             seen.add(key)
             out.append(rot)
     return out
+
+
+TOOLS = {"arena.py", "bench.py", "tune.py"}  # measure the bots; not part of them
+
+
+def bot_code() -> str:
+    """A fingerprint of the engine's and the bots' sources: the parts of one run must be
+    played by the same bots."""
+    bots = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted([*bots.glob("*.py"), *(bots.parent / "engine").glob("*.py")]):
+        if path.name not in TOOLS:
+            digest.update(f"{path.parent.name}/{path.name}\n".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def play_deal(rules: Rules, deck: list[str], dealer: int, lineup: list[BotSpec], seed: str,
@@ -215,9 +232,11 @@ def report(rules: Rules, stats: Mapping[str, BotStats], deals: int, draws: int, 
 
 
 def tally_files(paths: list[str], out: TextIO | None = None) -> int:
-    """Report saved parts of runs together. They must share the rules; a deck saved twice
+    """Report saved parts of runs together. They must share the rules and the bots' code
+    (parts saved before the code was recorded are taken as they are); a deck saved twice
     (same seed and deck) counts once."""
     rules: dict[str, Any] | None = None
+    codes: set[str] = set()
     seen: set[tuple[str, int]] = set()
     results: list[DealResult] = []
     for path in paths:
@@ -231,6 +250,12 @@ def tally_files(paths: list[str], out: TextIO | None = None) -> int:
                 elif line["rules"] != rules:
                     print(f"{path}:{n}: other rules than the first file's; not tallied", file=sys.stderr)
                     return 2
+                if line.get("code"):
+                    codes.add(line["code"])
+                    if len(codes) > 1:
+                        print(f"{path}:{n}: played by other bots than the lines before "
+                              f"({', '.join(sorted(codes))}); not tallied", file=sys.stderr)
+                        return 2
                 key = (str(line["seed"]), int(line["deck"]))
                 if key in seen:
                     continue
@@ -244,7 +269,8 @@ def tally_files(paths: list[str], out: TextIO | None = None) -> int:
     parsed = Rules.from_dict(rules)
     report(parsed, tally(parsed, results), len(results), sum(r["draw"] for r in results), None, out)
     seeds = sorted({s for s, _ in seen})
-    print(f"{len(seen)} decks from seed(s) {', '.join(seeds)}", file=out or sys.stdout)
+    print(f"{len(seen)} decks from seed(s) {', '.join(seeds)}; bots' code "
+          f"{', '.join(sorted(codes)) or 'not recorded'} (now {bot_code()})", file=out or sys.stdout)
     return 0
 
 
@@ -296,13 +322,14 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     results: list[DealResult] = []
     save = open(args.save, "a", encoding="utf-8") if args.save else None
+    code = bot_code()
 
     def keep(batch: list[DealResult]) -> None:
         results.extend(batch)
         if save:
             deck = batch[0]["deck"] if batch else None
             line = {"rules": rules.to_dict(), "seed": args.seed, "deck": deck,
-                    "cpu_clock": args.cpu_clock, "results": batch}
+                    "cpu_clock": args.cpu_clock, "code": code, "results": batch}
             save.write(json.dumps(line, separators=(",", ":")) + "\n")
             save.flush()
 

@@ -7,8 +7,8 @@ import time
 import pytest
 
 from games.bots import DEFAULT_BUDGETS, LEVEL_LABELS, LEVELS, choose_action, make_bot
+from games.bots.arena import bot_code, play_deal, rotations, wilson
 from games.bots.arena import main as arena_main
-from games.bots.arena import play_deal, rotations, wilson
 from games.bots.search import EXPERT_EPSILON, SearchBot, Solver, outcome, playout
 from games.engine import Deal, ExchangeTrump, Rules, action_from_token, full_deck
 from tests.bots.positions import random_positions
@@ -212,6 +212,7 @@ def test_arena_run_in_parts_tallies_like_one_run(tmp_path, capsys):
     assert arena_main(["--tally", str(saved)]) == 0
     out = capsys.readouterr().out
     assert "8 deals" in out and "4 decks from seed(s) p" in out
+    assert f"bots' code {bot_code()}" in out
     assert _loss_rows(out) == whole and len(whole) == 2
 
 
@@ -224,6 +225,18 @@ def test_arena_tally_refuses_parts_with_other_rules(tmp_path, capsys):
     assert arena_main(["--tally", str(first), str(second)]) == 2
     captured = capsys.readouterr()
     assert "other rules" in captured.err and "loss rate" not in captured.out
+
+
+def test_arena_tally_refuses_parts_played_by_other_bots(tmp_path, capsys):
+    saved = tmp_path / "run.jsonl"
+    arena_main(["--bots", "medium,easy", "--deals", "4", "--workers", "1", "--save", str(saved)])
+    first, second = saved.read_text().splitlines()
+    other = json.loads(second)
+    other["code"] = "0" * 12  # as if the bots had changed between the parts
+    saved.write_text(first + "\n" + json.dumps(other) + "\n")
+    capsys.readouterr()
+    assert arena_main(["--tally", str(saved)]) == 2
+    assert "other bots" in capsys.readouterr().err
 
 
 def test_rotations():
