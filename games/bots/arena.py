@@ -93,18 +93,20 @@ def rotations[T](lineup: list[T]) -> list[list[T]]:
     return out
 
 
-TOOLS = {"arena.py", "bench.py", "tune.py"}  # measure the bots; not part of them
+# What the arena's bots are made of (a new module they use belongs here): the engine but
+# its benchmark, and these modules of the bots (not the coach, nor the arena's own tools).
+BOT_MODULES = ("__init__.py", "base.py", "heuristic.py", "search.py")
 
 
 def bot_code() -> str:
-    """A fingerprint of the engine's and the bots' sources: the parts of one run must be
-    played by the same bots."""
+    """A fingerprint of the sources the bots play by: the parts of one run must be played
+    by the same bots."""
     bots = Path(__file__).resolve().parent
+    engine = [p for p in (bots.parent / "engine").glob("*.py") if p.name != "bench.py"]
     digest = hashlib.sha256()
-    for path in sorted([*bots.glob("*.py"), *(bots.parent / "engine").glob("*.py")]):
-        if path.name not in TOOLS:
-            digest.update(f"{path.parent.name}/{path.name}\n".encode())
-            digest.update(path.read_bytes())
+    for path in sorted([*engine, *(bots / name for name in BOT_MODULES)]):
+        digest.update(f"{path.parent.name}/{path.name}\n".encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 

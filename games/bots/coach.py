@@ -5,6 +5,12 @@ Both look only at the player's view (`deal.view(seat)`), as every bot does. A ch
 the share of sampled deals (`Deal.sample`) that the player's side does not lose when the
 rest is played out by the heuristic for every seat; with nothing hidden and two players
 left, the exact solver gives the value instead (1 a win, 0.5 a draw, 0 a loss).
+
+A few sampled deals only screen the moves: one playout differs from another by chance
+alone, and the best of several moves looks better than it is. So a sampled difference
+is borne out on fresh deals (`confirm` of them) before the coach states it: a review
+marks a move, or a hint prefers another move to the heuristic's own, only when the gap
+holds there by CONFIRM_SIGMAS standard errors.
 """
 
 from __future__ import annotations
@@ -33,7 +39,9 @@ from .base import legal_actions
 from .heuristic import DEFAULT, heuristic_action
 from .search import Solver, Timeout, nothing_hidden, playout
 
-WORLDS = 24  # sampled deals per position (a hint, one step of a review)
+WORLDS = 24  # sampled deals per position (a hint, one step of a review): the screen
+CONFIRM_WORLDS = 96  # fresh sampled deals that must bear out a screened gap
+CONFIRM_SIGMAS = 2.5
 SOLVE_SECONDS = 1.0  # the exact solver's time for a position with nothing hidden
 BLUNDER = 0.25  # a review marks a move that costs at least this much chance
 
@@ -89,38 +97,68 @@ def chances(view: View, *, worlds: int = WORLDS, rng: random.Random | None = Non
             values = None
     exact = values is not None
     if values is None:
-        totals = [0.0] * len(legal)
-        for _ in range(worlds):
-            world = Deal.sample(view, rng)  # common deals for every action
-            for i, action in enumerate(legal):
-                d = world.copy()
-                d.apply(seat, action)
-                totals[i] += playout(d, team, DEFAULT, rng)
-        values = [(a, t / worlds) for a, t in zip(legal, totals)]
+        results = _playouts(view, legal, worlds, rng)
+        values = [(a, sum(r) / len(r)) for a, r in zip(legal, results)]
     order = {a: i for i, a in enumerate(legal)}
     values.sort(key=lambda av: (-av[1], order[av[0]]))
     return values, exact
 
 
-def hint(view: View, *, worlds: int = WORLDS, seed: Any = 0) -> Advice:
-    """The move the coach would make from this view, and why in a word."""
+def _playouts(view: View, actions: Sequence[Action], worlds: int,
+              rng: random.Random) -> list[list[float]]:
+    """Each action's results (1 win, 0.5 draw, 0 loss) over the same sampled deals."""
+    seat = _seat(view)
+    team = Rules.from_dict(view["rules"]).team_of(seat)
+    results: list[list[float]] = [[] for _ in actions]
+    for _ in range(max(1, worlds)):
+        world = Deal.sample(view, rng)  # common deals for every action
+        for i, action in enumerate(actions):
+            d = world.copy()
+            d.apply(seat, action)
+            results[i].append(playout(d, team, DEFAULT, rng))
+    return results
+
+
+def confirmed(view: View, better: Action, worse: Action, *, worlds: int = CONFIRM_WORLDS,
+              rng: random.Random) -> tuple[float, float, bool]:
+    """On fresh sampled deals: the chance after `better`, after `worse`, and whether
+    `better` is ahead by CONFIRM_SIGMAS standard errors of the paired difference."""
+    after_better, after_worse = _playouts(view, [better, worse], worlds, rng)
+    n = len(after_better)
+    diffs = [b - w for b, w in zip(after_better, after_worse)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 1.0
+    return sum(after_better) / n, sum(after_worse) / n, mean - CONFIRM_SIGMAS * (var / n) ** 0.5 > 0
+
+
+def hint(view: View, *, worlds: int = WORLDS, confirm: int = CONFIRM_WORLDS,
+         seed: Any = 0) -> Advice:
+    """The move the coach would make from this view, and why in a word: the heuristic's
+    own move (it keeps the strong cards), unless another is surely better."""
     rng = random.Random(seed)
     values, exact = chances(view, worlds=worlds, rng=rng)
-    top = values[0][1]
-    best = [a for a, v in values if v == top]
-    # Among equal moves, the heuristic's own choice (it keeps the strong cards).
+    chance = dict(values)
+    top_action, top = values[0]
     mine = heuristic_action(Deal.sample(view, rng), _seat(view), None, DEFAULT)
-    action = mine if mine in best else best[0]
+    if exact:
+        best = [a for a, v in values if v == top]
+        action = mine if mine in best else best[0]
+    elif top_action == mine or top == chance[mine]:
+        action, top = mine, chance[mine]
+    else:
+        after_top, after_mine, sure = confirmed(view, top_action, mine, worlds=confirm, rng=rng)
+        action, top = (top_action, after_top) if sure else (mine, after_mine)
     reason, card = _why(view, action, exact and top == 1.0)
     return Advice(action, top, reason, card)
 
 
 def review(start: Deal, moves: Sequence[tuple[int, Action]], *,
-           seats: Sequence[int] | None = None, worlds: int = WORLDS, seed: Any = 0,
+           seats: Sequence[int] | None = None, worlds: int = WORLDS,
+           confirm: int = CONFIRM_WORLDS, seed: Any = 0,
            threshold: float = BLUNDER) -> list[Mark]:
     """Replay a deal from `start` through `moves` ((seat, action) in order) and mark each
     move of `seats` (default: all) whose chance fell at least `threshold` below the best
-    move's; the costliest first."""
+    move's (sampled gaps borne out on `confirm` fresh deals); the costliest first."""
     rng = random.Random(seed)
     deal = start.copy()
     marks: list[Mark] = []
@@ -128,9 +166,14 @@ def review(start: Deal, moves: Sequence[tuple[int, Action]], *,
         if (seats is None or seat in seats) and not isinstance(action, ExchangeTrump):
             legal = deal.legal_actions(seat)
             if action in legal and len(legal) > 1:
-                values, exact = chances(deal.view(seat), worlds=worlds, rng=rng)
+                view = deal.view(seat)
+                values, exact = chances(view, worlds=worlds, rng=rng)
                 better, before = values[0]
                 after = dict(values)[action]
+                if before - after >= threshold and not exact:
+                    before, after, sure = confirmed(view, better, action, worlds=confirm, rng=rng)
+                    if not sure:
+                        after = before
                 if before - after >= threshold:
                     marks.append(Mark(index, seat, action, better, before, after, exact))
         deal.apply(seat, action)
@@ -184,4 +227,4 @@ def _strength(trump: str) -> Any:
     return lambda c: (c.suit == trump, c.rank)
 
 
-__all__ = ["Advice", "Mark", "chances", "hint", "review"]
+__all__ = ["Advice", "Mark", "chances", "confirmed", "hint", "review"]
