@@ -127,7 +127,7 @@ def log_in(new_page, username: str, **options) -> Person:
 
 # ----------------------------------------------------------------------------- lobby
 def create_game(page: Page, *, preset="Classic", players=2, bots=0, level="medium",
-                deals=1, private=False) -> int:
+                deals=1, private=False, rated=True) -> int:
     """Fill the lobby's "New game" form and make the table; returns the game's id."""
     page.goto("/")
     form = page.locator("#create-game")
@@ -139,6 +139,8 @@ def create_game(page: Page, *, preset="Classic", players=2, bots=0, level="mediu
     form.get_by_label("How many:", exact=True).fill(str(deals))
     if private:
         form.get_by_label("Private:", exact=True).check()
+    if not rated:
+        form.get_by_label("casual", exact=True).check()
     form.get_by_role("button", name="Make the table").click()
     page.wait_for_url(TABLE_URL)
     page.wait_for_selector("#table")
