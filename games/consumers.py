@@ -74,9 +74,15 @@ class SiteConsumer(WebsocketConsumer):
     protocol then refuses the send (Disconnected), and that is no error of the site's.
     """
 
+    closing = False  # this side has closed the socket
+
     @database_sync_to_async
     def dispatch(self, message):
-        """As SyncConsumer's, in the reader's language (as their pages are)."""
+        """As SyncConsumer's, in the reader's language (as their pages are). Once this
+        side has closed the socket, what still arrives but the disconnect is dropped (a
+        move sent after a log-out would otherwise be answered with a second close)."""
+        if self.closing and message["type"] != "websocket.disconnect":
+            return
         if not hasattr(self, "language"):
             self.language = reader_language(self.scope)
         handler = getattr(self, get_handler_name(message), None)
@@ -84,6 +90,10 @@ class SiteConsumer(WebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         with translation.override(self.language):
             handler(message)
+
+    def close(self, code=None, reason=None):
+        self.closing = True
+        super().close(code=code, reason=reason)
 
     def send(self, text_data=None, bytes_data=None, close=False):
         try:

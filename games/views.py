@@ -312,9 +312,7 @@ def move_from_fields(data: dict) -> tuple[list, object, object]:
                     tokens.append(value)
     if first("then") == "pass":
         tokens.append("pass")
-    if not tokens:
-        raise services.BadRequest(_("Choose a card first, or take or pass."))
-    actions = services.read_move(tokens)
+    actions = services.read_move(tokens, allow_empty=True)  # empty: play_move says what to do
     actions.sort(key=lambda action: MOVE_ORDER.get(type(action), 1))
     return actions, version, seat
 

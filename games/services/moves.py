@@ -39,6 +39,7 @@ from .errors import (
     TimeRanOut,
 )
 from .refusals import (
+    nothing_chosen,
     nth_card_refused,
     refusal_message,
     repeated_card,
@@ -50,12 +51,13 @@ from .results import keep_deal
 MAX_ACTIONS = 24  # more than a bout can hold is certainly a malformed request
 
 
-def read_move(tokens) -> list:
+def read_move(tokens, *, allow_empty=False) -> list:
     """The engine actions of a move, from a list of tokens (engine actions pass as they are).
-    BadRequest, naming the bad token, for anything else."""
+    BadRequest, naming the bad token, for anything else. `allow_empty`: the caller words
+    an empty move for the player (play_move)."""
     if not isinstance(tokens, list):
         raise BadRequest(_("That is not a move."))
-    if not tokens:
+    if not tokens and not allow_empty:
         raise BadRequest(_("Choose a card first, or take or pass."))
     if len(tokens) > MAX_ACTIONS:
         raise BadRequest(_("That is more than one move can hold."))
@@ -80,7 +82,7 @@ def play_move(game_id, user, tokens, version, *, seat=None) -> Game:
     believes it plays, refused if it is not the user's.
     """
     need_user(user)
-    actions = read_move(tokens)
+    actions = read_move(tokens, allow_empty=True)
     version = parse_version(version)
     with transaction.atomic():
         game = lock_game(game_id)
@@ -98,6 +100,9 @@ def play_move(game_id, user, tokens, version, *, seat=None) -> Game:
                 and game.paused_at is None and game.deadline <= timezone.now()):
             # Too late: the clock the player saw has run out (clocks.play plays the timeout).
             raise TimeRanOut(_("Your time for this move ran out, so the site moved for you."))
+        if not actions:  # what to choose, said for where the player stands
+            raise BadRequest(nothing_chosen(game.match().deal, mine.number,
+                                            lambda n: seats[n].name if n is not None else ""))
         apply_move(game, mine.number, actions, kind=Move.Kind.MOVE, player=user, seats=seats)
         if mine.timeouts:
             mine.timeouts = 0

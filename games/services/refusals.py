@@ -72,6 +72,20 @@ NTH_CARD = {
 }
 
 
+def nothing_chosen(deal, seat: int, name: Callable[[int | None], str]) -> str:
+    """What to do instead of sending a move with nothing in it, for this seat now."""
+    if deal.is_over:
+        return str(REFUSALS["deal_over"])
+    if deal.to_act != seat:
+        return str(REFUSALS["not_your_turn"]) % {"name": name(deal.to_act)}
+    legal = deal.legal_actions(seat)
+    if any(isinstance(a, Take) for a in legal):
+        return str(REFUSALS["defender_cannot_attack"])
+    if any(isinstance(a, Pass) for a in legal):
+        return _("Choose a card to throw in first, or pass.")
+    return str(REFUSALS["lead_first"])
+
+
 def _label(code) -> str:
     try:
         return Card.parse(code).label

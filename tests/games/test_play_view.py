@@ -127,13 +127,35 @@ def test_get_is_not_allowed(duel, mover):
     ({"action": "defend:6H"}, "“defend:6H” is not a move."),
     ({"action": "shuffle:6H"}, "“shuffle:6H” is not a move."),
     ({"action": ["take"] * 25}, "more than one move can hold"),
-    ({}, "Choose a card first, or take or pass."),
+    ({}, "You lead this bout: play a card first."),
     ({"action": "take", "version": "seven"}, "whole number"),
 ])
 def test_malformed_requests_get_400(duel, mover, data, words):
     data = {"version": duel.version, **data}
     r = mover[0].post(play_url(duel), data, headers={"HX-Request": "true"})
     assert_refused(r, duel, 400, words)
+
+
+def test_an_empty_move_says_what_this_player_may_do(duel, mover):
+    """Nothing chosen: the leader is asked for a card, the defender to beat or take, an
+    attacker after a beat to throw in or pass, anyone else whose turn it is."""
+    empty = {"version": duel.version}
+    assert_refused(mover[1].post(play_url(duel), empty, headers={"HX-Request": "true"}),
+                   duel, 400, "It is not your turn")
+    lead = next(t for t in duel.match().deal.legal_actions(to_act(duel)) if t.token().startswith("attack"))
+    assert post_move(mover[0], duel, [lead.token()]).status_code == 200
+    duel.refresh_from_db()
+    empty = {"version": duel.version}
+    r = mover[1].post(play_url(duel), empty, headers={"HX-Request": "true"})
+    assert_refused(r, duel, 400, "You are defending: beat the cards, or take them.")
+    beat = next((a for a in duel.match().deal.legal_actions(to_act(duel))
+                 if a.token().startswith("defend")), None)
+    if beat is None:  # this deal's lead can't be beaten: nothing more to see
+        return
+    assert post_move(mover[1], duel, [beat.token()]).status_code == 200
+    duel.refresh_from_db()
+    r = mover[0].post(play_url(duel), {"version": duel.version}, headers={"HX-Request": "true"})
+    assert_refused(r, duel, 400, "Choose a card to throw in first, or pass.")
 
 
 def test_a_malformed_json_body_gets_400(duel, mover):
