@@ -91,8 +91,12 @@ def test_the_replay_steps_with_the_arrow_keys(new_page, played):
             break
     expect(page.locator(".pairs .card").first).to_be_visible()
     shoot(page, "replay-desktop", DESKTOP)
+    expect(page.get_by_text("Step through the moves with the arrow keys.")).to_be_visible()
     phone = new_page(SIZES["phone"], is_mobile=True, has_touch=True)
     phone.goto(page.url.replace(page.url.split("/games/")[0], ""))
+    # A phone has no arrow keys: it is not told of them.
+    expect(phone.get_by_text("Step through the moves with the arrow keys.")).to_be_hidden()
+    expect(phone.get_by_text("The game is over, so every hand is shown.")).to_be_visible()
     shoot(phone, "replay-phone", SIZES["phone"])
 
 
