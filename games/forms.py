@@ -5,6 +5,7 @@ from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 
 from . import once
+from .services.lobby import too_many_bots
 from .models import BOT_LEVELS, RulePreset, TimeControl
 
 HOUR, DAY = 3600, 86400
@@ -78,8 +79,7 @@ class CreateGameForm(forms.Form):
         except ValueError as exc:
             self.add_error("preset", str(exc))
         if bots is not None and bots > players - 1:
-            self.add_error("bots", _("Leave a seat for yourself: at most %(n)s bots.") % {
-                "n": players - 1})
+            self.add_error("bots", too_many_bots(players))
         return data
 
     def game_options(self) -> dict:

@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..engine import Match
 from ..models import (
@@ -27,6 +28,13 @@ from .errors import BadRequest, Conflict, Forbidden, NotFound
 LEVELS = tuple(level for level, _label in BOT_LEVELS)
 MAX_DEALS = 99
 
+
+
+def too_many_bots(players: int) -> str:
+    """The refusal of more computer players than a table of `players` has seats to spare."""
+    n = players - 1
+    return ngettext("Leave a seat for yourself: at most %(n)s computer player.",
+                    "Leave a seat for yourself: at most %(n)s computer players.", n) % {"n": n}
 
 def new_match(rules, *, deals=None, loss_limit=None) -> Match:
     """A fresh match, shuffled from a secret random seed kept in its saved state, so that
@@ -76,7 +84,7 @@ def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level
     if bot_level not in LEVELS or any(level not in LEVELS for level in bots):
         raise BadRequest(_("Bot levels are %(levels)s.") % {"levels": ", ".join(LEVELS)})
     if len(bots) > players - 1:
-        raise BadRequest(_("Leave a seat for yourself: at most %(n)s bots.") % {"n": players - 1})
+        raise BadRequest(too_many_bots(players))
     for value in (deals, loss_limit):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or not 1 <= value <= MAX_DEALS):

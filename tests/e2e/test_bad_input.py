@@ -17,6 +17,7 @@ from tests.e2e.helpers import (
     wait_version_above,
     watch,
 )
+from tests.e2e.test_screenshots import SIZES
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -81,7 +82,9 @@ def test_a_tampered_form_and_a_replayed_move_are_refused_and_change_nothing(new_
     with page.expect_response(lambda r: r.url.endswith("/games/new/")) as answer:
         form.get_by_role("button", name="Make the table").click()
     assert answer.value.status == 400
-    expect(page.locator("#create-game")).to_contain_text("Leave a seat for yourself: at most 1")
+    expect(page.locator("#create-game")).to_contain_text(
+        "Leave a seat for yourself: at most 1 computer player.")
+    expect(page.locator("#create-game .errorlist").first).to_be_in_viewport(ratio=1)
     expect(page.locator(".site-header")).to_be_visible()
     assert len(zoya.navigations) == navigations and not Game.objects.exists()
 
@@ -156,3 +159,15 @@ def test_a_tampered_form_and_a_replayed_move_are_refused_and_change_nothing(new_
     assert answer.value.status == 409 and "The game has moved on" in message, message
     assert zoya.state()["version"] == state["version"]
     assert recorded(game_id) == before, "the replayed move was not played again"
+
+
+def test_a_refused_new_game_on_a_phone_shows_its_reason_on_the_screen(new_page):
+    page = new_page(SIZES["phone"], is_mobile=True, has_touch=True)
+    sign_up(page, "vera")
+    form = page.locator("#create-game")
+    form.get_by_label("Players:", exact=True).select_option("2")
+    form.get_by_label("Computer players:", exact=True).select_option("3")
+    form.get_by_role("button", name="Make the table").click()  # at the foot of a long form
+    error = form.locator(".errorlist").first
+    expect(error).to_contain_text("at most 1 computer player.")
+    expect(error).to_be_in_viewport(ratio=1)  # scrolled to, not left above the screen

@@ -67,7 +67,7 @@ def test_a_game_against_bots_starts_at_once(alice_client, classic, seeded):
 
 @pytest.mark.parametrize("extra, words", [
     ({"players": 5, "preset": "pairs"}, "played by 4 to 4 players"),
-    ({"bots": 2}, "at most 1 bots"),
+    ({"bots": 2}, "at most 1 computer player."),
     ({"move_time": 30}, "Select a valid choice"),
     ({"count": 0}, "greater than or equal to 1"),
     ({"players": "many"}, "Select a valid choice"),
