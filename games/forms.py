@@ -5,8 +5,8 @@ from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 
 from . import once
-from .services.lobby import too_many_bots
 from .models import BOT_LEVELS, RulePreset, TimeControl
+from .services.lobby import too_many_bots
 
 HOUR, DAY = 3600, 86400
 DURATIONS = {  # seconds: label
