@@ -58,7 +58,10 @@ def replay_page(request, game_id):
         "next_url": link(number + 1) if number < last else "",
         "export_url": reverse("export_game", args=[game.pk])
         + (f"?{urlencode({'invite': invite})}" if invite else ""),
-        "review": _review_marks(game, link),
+        "review": (marks := _review_marks(game, link)),
+        "review_pending": marks is None and review.pending(game),
+        "here_url": link(number),
+        "move_number": number,
         "may_ask_review": services.seat_of(game, request.user) is not None
         or request.user.is_staff,
     })
@@ -85,8 +88,11 @@ def ask_review(request, game_id):
     if services.seat_of(game, request.user) is None and not request.user.is_staff:
         return _refused(request, game, _("Only the game's players can ask for its review."), 403)
     if review.kept(game) is None:
+        review.mark_pending(game)
         notify.queue_review(game.pk)
-    return redirect(reverse("replay", args=[game.pk]) + "#review")
+    move = request.POST.get("move", "")  # back to the move the player was looking at
+    query = f"?{urlencode({'move': move})}" if move.isdigit() and len(move) <= MOVE_DIGITS else ""
+    return redirect(reverse("replay", args=[game.pk]) + query + "#review")
 
 
 @require_GET

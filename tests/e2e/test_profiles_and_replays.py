@@ -149,3 +149,20 @@ def test_no_english_word_is_left_in_finnish_norwegian_or_russian(new_page, playe
             page.goto(pages["profile"])
             expect(page.locator("h2#ratings-title")).to_have_text("Рейтинг")
     assert Game.objects.filter(status=Game.Status.FINISHED).count() == 5
+
+
+def test_a_review_asked_for_appears_by_itself(new_page, played):
+    """The Celery worker reviews the game while the player looks at the same move."""
+    page = new_page(DESKTOP)
+    log_in(page, "alice")
+    game = played["finished"][0]
+    page.goto(f"/games/{game.pk}/replay/?move=5")
+    page.get_by_role("button", name="Ask the coach for a review").click()
+    page.wait_for_url(re.compile(r"move=5#review$"))
+    review = page.locator("#review")
+    navigations = []
+    page.on("framenavigated", lambda frame: navigations.append(frame.url))
+    expect(review.locator(".marks, p").filter(
+        has_text=re.compile("chose to|found no move"))).to_be_visible(timeout=90_000)
+    assert navigations == []  # no reload: the section swapped itself in
+    expect(page.locator(".replay-steps .step")).to_contain_text("Move 5 of")

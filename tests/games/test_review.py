@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from games import replay, services
+from games import replay, review, services
 from games.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -54,3 +54,21 @@ def test_only_players_ask_and_only_when_the_game_is_over(client, alice, bob, cla
     assert client.post(f"/games/{finished.pk}/review/").status_code == 403
     assert "No review of this game yet." in client.get(
         f"/games/{finished.pk}/replay/").content.decode()
+
+
+def test_a_review_under_way_is_shown_and_the_page_waits_for_it(alice_client, alice, classic,
+                                                               seeded, monkeypatch):
+    game = _finished(alice, classic)
+    queued = []
+    monkeypatch.setattr("games.notify.queue_review", queued.append)  # a worker, busy elsewhere
+    response = alice_client.post(f"/games/{game.pk}/review/", {"move": "7"})
+    assert queued == [game.pk]
+    assert response.url == f"/games/{game.pk}/replay/?move=7#review"  # back where she was
+    page = alice_client.get(f"/games/{game.pk}/replay/?move=7").content.decode()
+    section = page[page.index('id="review"'):]
+    assert "The coach is replaying this game." in section
+    assert f'hx-get="/games/{game.pk}/replay/?move=7" hx-trigger="every 3s"' in section
+    assert "Ask the coach for a review" not in page
+    review.compute(game)  # the worker gets to it: the page stops waiting
+    page = alice_client.get(f"/games/{game.pk}/replay/?move=7").content.decode()
+    assert "every 3s" not in page and MARK.search(page)
