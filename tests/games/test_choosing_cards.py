@@ -108,3 +108,21 @@ def test_picking_each_card_once_beats_both(alice, bob, classic, trump_deal):
     assert r.status_code == 200
     body = r.content.decode()
     assert 'data-beat-with' not in body and 'role="alert"' not in body
+
+
+def _hand_cards(html: str) -> dict[str, str]:
+    """The hand's cards: code -> the classes of its card."""
+    hand = html[html.index('<fieldset class="hand'):]
+    hand = hand[:hand.index("</fieldset>")]
+    return {code: classes for classes, code in
+            re.findall(r'<span class="card ([^"]*)" data-card="(\w+)"', hand)}
+
+
+def test_on_your_move_the_cards_that_cannot_be_played_are_dimmed(alice, bob, classic, trump_deal):
+    game = two_to_beat(alice, bob, classic)
+    hand = _hand_cards(client_for(bob).get(f"/games/{game.pk}/").content.decode())
+    # 8♥ (a trump) beats either 7, the 9♦ and J♦ the 7♦, the J♣ the 7♣; the J♠ nothing.
+    assert {c for c, classes in hand.items() if "idle" in classes} == {"JS"}
+    assert set(hand) == {"8H", "9D", "JS", "JC", "JD"}
+    waiting = _hand_cards(client_for(alice).get(f"/games/{game.pk}/").content.decode())
+    assert waiting and not any("idle" in classes for classes in waiting.values())  # not her move
