@@ -250,6 +250,9 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
         "together": _together(view, rules, moves),
         "selectable": selectable and my_turn,
         "my_turn": my_turn,
+        # R13: an attacker keeps the turn after a throw-in until passing it to the defender.
+        "defender_waits": name(view["defender"]) if my_turn and moves["attack"] and moves["pass"]
+        and view["defender"] != me.number and any(d is None for _a, d in view["table"]) else "",
         "to_act_name": name(view["to_act"]) if playing else "",
         # A computer player (not one standing in at a person's pace) searches right now.
         "bot_thinking": playing and view["to_act"] is not None

@@ -126,3 +126,18 @@ def test_on_your_move_the_cards_that_cannot_be_played_are_dimmed(alice, bob, cla
     assert set(hand) == {"8H", "9D", "JS", "JC", "JD"}
     waiting = _hand_cards(client_for(alice).get(f"/games/{game.pk}/").content.decode())
     assert waiting and not any("idle" in classes for classes in waiting.values())  # not her move
+
+
+def test_after_a_throw_in_the_attacker_is_told_the_defender_waits_for_a_pass(
+        alice, bob, classic, trump_deal):
+    game = services.create_game(alice, classic, players=2)
+    game = services.join_game(game.pk, bob)
+    game = services.play(game.pk, alice, ["attack:7S"], game.version)
+    game = services.play(game.pk, bob, ["defend:7S:9S"], game.version)
+    page = client_for(alice).get(f"/games/{game.pk}/").content.decode()
+    assert "Throw in more cards" not in page  # nothing unbeaten: bob waits for nothing
+    game = services.play(game.pk, alice, ["attack:7C"], game.version)
+    assert game.match().deal.to_act == 0  # R13: alice keeps the turn until she passes
+    page = client_for(alice).get(f"/games/{game.pk}/").content.decode()
+    assert "Throw in more cards, or pass: then bob answers." in page
+    assert "Throw in more cards" not in client_for(bob).get(f"/games/{game.pk}/").content.decode()
