@@ -143,6 +143,8 @@ def hint(view: View, *, worlds: int = WORLDS, confirm: int = CONFIRM_WORLDS,
     if exact:
         best = [a for a, v in values if v == top]
         action = mine if mine in best else best[0]
+    elif mine not in chance:  # pragma: no cover - the heuristic picks among the legal moves
+        action = top_action
     elif top_action == mine or top == chance[mine]:
         action, top = mine, chance[mine]
     else:
