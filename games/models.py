@@ -315,6 +315,9 @@ class Seat(models.Model):
         _("resigned after event"), null=True, blank=True,
         help_text=_("How far the deal's log had got when the player resigned."))
     wants_rematch = models.BooleanField(_("accepted a rematch"), default=False)
+    bot_number = models.PositiveSmallIntegerField(
+        _("computer player's number"), null=True, blank=True,
+        help_text=_("Keeps a computer player's name when a rematch moves it to another seat."))
 
     class Meta:
         ordering = ("game", "number")
@@ -354,7 +357,7 @@ class Seat(models.Model):
             return self.player.name
         if self.bot_level:
             return _("Computer %(number)s (%(level)s)") % {
-                "number": self.number + 1, "level": self.get_bot_level_display()}
+                "number": self.bot_number or self.number + 1, "level": self.get_bot_level_display()}
         return _("Empty seat")
 
 

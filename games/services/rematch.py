@@ -48,7 +48,8 @@ def _open_rematch(game: Game, seats: list[Seat]) -> Game:
         number = (seat.number + 1) % game.players
         bot = "" if seat.player_id is not None else seat.bot_level  # a person plays again
         rotated.append(Seat(game=new, number=number, team=rules.team_of(number),
-                            player_id=seat.player_id, bot_level=bot))
+                            player_id=seat.player_id, bot_level=bot,
+                            bot_number=(seat.bot_number or seat.number + 1) if bot else None))
     Seat.objects.bulk_create(rotated)
     start_match(new, seats_of(new))
     return commit_change(new, kind=Move.Kind.SYSTEM, actions=["rematch"])

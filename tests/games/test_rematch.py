@@ -62,6 +62,12 @@ def test_computer_players_accept_at_once(alice, classic, seeded):
     seats = list(new.seats.order_by("number"))
     assert seats[1].player == alice
     assert [s.bot_level for s in seats] == ["easy", "", "easy", "easy"]
+    # Each computer player keeps its name in its new seat, rematch after rematch.
+    before = {s.number: s.name for s in game.seats.all() if s.bot_level}
+    assert {(n + 1) % 4: name for n, name in before.items()} == {
+        s.number: s.name for s in seats if s.bot_level}
+    again = services.accept_rematch(play_on(new).pk, alice).rematch
+    assert sorted(s.name for s in again.seats.all() if s.bot_level) == sorted(before.values())
 
 
 def test_a_rematch_in_team_play_keeps_the_partners_together(alice, pairs, seeded):
