@@ -37,5 +37,13 @@ def test_a_hint_at_a_casual_table_is_readable_on_a_phone(new_page):
     expect(hint).to_contain_text(re.compile(r"about \d+%"))
     # Dark words on a light card (it was white on the cream page: 1.1 to 1).
     assert hint.evaluate(CONTRAST_JS) >= 4.5
+    card = hint.get_attribute("data-card")  # the card the hint names, marked in the hand
+    if card and pia.page.locator(f'fieldset.hand [data-card="{card}"]').count():
+        mark = pia.page.locator(f'fieldset.hand [data-card="{card}"]').evaluate(
+            "(c) => getComputedStyle(c).boxShadow")
+        assert "127, 211, 255" in mark, mark
+        others = pia.page.locator(f'fieldset.hand [data-card]:not([data-card="{card}"])')
+        assert all("127, 211, 255" not in s for s in others.evaluate_all(
+            "(cs) => cs.map((c) => getComputedStyle(c).boxShadow)"))
     hint.scroll_into_view_if_needed()
     shoot(pia.page, "table-hint-phone", SIZES["phone"])
