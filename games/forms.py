@@ -6,6 +6,8 @@ from django.utils.translation import gettext_lazy as _
 
 from . import once
 from .models import BOT_LEVELS, RulePreset, TimeControl
+from .services.challenge import find_player
+from .services.errors import NotFound
 from .services.lobby import too_many_bots
 
 HOUR, DAY = 3600, 86400
@@ -151,3 +153,11 @@ class ChallengeForm(ClockForm):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "challenge_%s")
         super().__init__(*args, **kwargs)
+
+    def clean_opponent(self):
+        """A name nobody has is said once, beside the field; case does not matter."""
+        name = self.cleaned_data["opponent"]
+        try:
+            return find_player(name).username
+        except NotFound as exc:
+            raise forms.ValidationError(exc.message) from None

@@ -162,6 +162,13 @@ def to_table(request, game):
 
 @require_GET
 def table(request, game_id):
+    if not request.user.is_authenticated:
+        found = Game.objects.filter(pk=game_id).first()
+        if found is not None and not services.can_view(found, request.user, _invite(request)):
+            # Logged out (here or in another tab) from a game only its players see: the
+            # login, and back to the table, rather than "not found".
+            url = f"{reverse('login')}?{urlencode({'next': reverse('table', args=[game_id])})}"
+            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     game = _get_game(request, game_id)
     if game.is_playing and game.deadline and game.deadline <= timezone.now():
         # Without a sweeper running, whoever looks at an overdue table triggers the timeout.

@@ -23,9 +23,15 @@ CHALLENGE_PLAYERS = 2
 
 
 def find_player(name: str):
-    """The active player called `name` (their username), or NotFound."""
+    """The active player called `name` (their username, in any case if only one matches),
+    or NotFound."""
     Player = get_user_model()
-    player = Player.objects.filter(username=str(name or "").strip(), is_active=True).first()
+    name = str(name or "").strip()
+    active = Player.objects.filter(is_active=True)
+    player = active.filter(username=name).first()
+    if player is None:  # "Boris" for boris, when only one player's name matches so
+        matches = list(active.filter(username__iexact=name)[:2])
+        player = matches[0] if len(matches) == 1 else None
     if player is None:
         raise NotFound(_("There is no player called %(name)s.") % {"name": str(name)[:150]})
     return player

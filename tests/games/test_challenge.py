@@ -159,9 +159,15 @@ def test_the_view_refuses_another_player_with_a_message(alice_client, carol_clie
 
 def test_the_view_refuses_an_unknown_player_and_changes_nothing(alice_client, classic):
     response = _challenge(alice_client, classic, opponent="nobody")
-    assert response.status_code == 404
-    assert "There is no player called nobody" in response.content.decode()
+    assert response.status_code == 400
+    assert response.content.decode().count("There is no player called nobody") == 1  # once
     assert Game.objects.count() == 0
+
+
+def test_a_challenged_name_may_differ_in_case(alice_client, bob, classic):
+    _challenge(alice_client, classic, opponent="  BOB ")
+    game = Game.objects.get()
+    assert game.challenged == bob
 
 
 def test_the_same_challenge_sent_twice_makes_one_table(alice_client, bob, classic):

@@ -40,6 +40,7 @@ def test_spectators_see_no_hand_at_all(duel, persona, request):
     assert r.status_code == 200
     body = r.content.decode()
     assert "Your hand" not in body
+    assert "Sound on my turn" not in body  # a spectator has no turn
     assert_no_leak(body, duel.match().deal, None)
 
 
@@ -84,6 +85,19 @@ def test_private_games_are_hidden_from_outsiders(alice, bob, classic, carol_clie
     assert game.invite_url in body  # the invite link for seated players
     assert b"Open games" in carol_client.get("/").content
     assert table_url(game).encode() not in carol_client.get("/").content
+
+
+def test_a_logged_out_player_of_a_private_game_is_asked_to_log_in(alice, classic, client):
+    """Logged out (maybe in another tab): their own table sends them to the login and back,
+    the page and its poll alike, rather than saying the game is not there."""
+    game = services.create_game(alice, classic, players=2, private=True)
+    r = client.get(table_url(game))
+    assert r.status_code == 302 and r.url == f"/accounts/login/?next=%2Fgames%2F{game.pk}%2F"
+    r = client.get(table_url(game) + f"?since={game.version}", headers={"HX-Request": "true"})
+    assert r.headers["HX-Redirect"] == f"/accounts/login/?next=%2Fgames%2F{game.pk}%2F"
+    assert client.get("/games/12345/").status_code == 404  # no such game: still not found
+    r = client.get(table_url(game) + f"?invite={game.invite_token}")
+    assert r.status_code == 200  # the invite link shows it
 
 
 def test_an_unknown_game_is_404(alice_client):
