@@ -90,7 +90,11 @@ def _table_context(game: Game, user, *, invite: str, message=None, seats=None) -
         "message": message,
         "invite": invite,
         "login_url": f"{reverse('login')}?{urlencode({'next': here})}",  # back here, invite kept
+        "signup_url": f"{reverse('signup')}?{urlencode({'next': here})}",
+        # A challenge waits for its player: no computer may take their seat by a start.
         "can_start": game.is_open and user is not None and user.is_authenticated
+        and (user.is_staff or game.created_by_id == user.pk) and game.challenged_id is None,
+        "can_cancel": game.is_open and user is not None and user.is_authenticated
         and (user.is_staff or game.created_by_id == user.pk),
         "can_join": game.is_open and me is None and user is not None and user.is_authenticated
         and any(s.is_empty for s in seats),

@@ -132,6 +132,10 @@ def test_the_view_makes_the_challenge_and_my_games_offers_it(
     game = Game.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
     assert len(mail.outbox) == 1
+    # alice's table says whom it waits for, and offers no start that gives bob's seat away.
+    table = alice_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Waiting for bob to accept the challenge." in table
+    assert "Start now" not in table and "Cancel the game" in table
     page = bob_client.get("/games/mine/").content.decode()
     assert "Challenges for you" in page and f'action="/games/{game.pk}/challenge/"' in page
     response = bob_client.post(f"/games/{game.pk}/challenge/", {"answer": "accept"})

@@ -101,7 +101,9 @@ def test_the_table_offers_the_rematch_and_then_leads_to_it(finished, alice, bob,
     r = a.post(f"/games/{finished.pk}/rematch/", headers={"HX-Request": "true"})
     assert r.status_code == 200
     assert "You accepted the rematch. Waiting for: bob, carol." in r.content.decode()
-    assert "Rematch</button>" in b.get(table_url(finished)).content.decode()
+    page = b.get(table_url(finished)).content.decode()
+    assert "Rematch</button>" in page and "alice would like a rematch." in page  # told who asks
+    assert "would like a rematch" not in a.get(table_url(finished)).content.decode()
     b.post(f"/games/{finished.pk}/rematch/", headers={"HX-Request": "true"})
     r = client_for(carol).post(f"/games/{finished.pk}/rematch/")
     finished.refresh_from_db()

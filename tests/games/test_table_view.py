@@ -163,3 +163,11 @@ def test_an_htmx_history_restore_gets_the_whole_page(duel, alice_client):
     r = alice_client.get(table_url(duel), headers={"HX-Request": "true",
                                                    "HX-History-Restore-Request": "true"})
     assert "<html" in r.content.decode()
+
+
+def test_a_newcomer_with_the_invite_may_log_in_or_sign_up_and_come_back(alice, classic, client):
+    game = services.create_game(alice, classic, players=2, private=True)
+    body = client.get(table_url(game) + f"?invite={game.invite_token}").content.decode()
+    back = f"%2Fgames%2F{game.pk}%2F%3Finvite%3D{game.invite_token}"
+    assert f'href="/accounts/login/?next={back}"' in body
+    assert f'href="/accounts/signup/?next={back}"' in body
