@@ -84,7 +84,8 @@ def test_a_logged_in_player_is_sent_on_to_next(alice_client, private_game):
 
 def test_the_tables_own_log_in_link_keeps_the_invite(client, private_game, bob):
     body = client.get(private_game.invite_url).content.decode()
-    found = re.search(r'<a href="([^"]*)">Log in</a> to take a seat', body)
+    found = re.search(r'<a href="([^"]*)">Log in</a> or <a href="[^"]*">sign up</a> to take a seat',
+                      body)
     assert found, "the table offers no log-in link"
     href = html.unescape(found.group(1))
     assert href.startswith(f"{LOGIN}?next=")
