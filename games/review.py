@@ -26,13 +26,17 @@ def _key(game_id: int) -> str:
 PENDING_SECONDS = 15 * 60  # a review asked for and not yet made: its page waits this long
 
 
+def _pending_key(game_id: int) -> str:
+    return f"review-pending:{game_id}"
+
+
 def mark_pending(game: Game) -> None:
     """A player has asked: the replay shows that the coach is at work, and waits for it."""
-    cache.set(f"review-pending:{game.pk}", True, PENDING_SECONDS)
+    cache.set(_pending_key(game.pk), True, PENDING_SECONDS)
 
 
 def pending(game: Game) -> bool:
-    return bool(cache.get(f"review-pending:{game.pk}"))
+    return bool(cache.get(_pending_key(game.pk)))
 
 
 def kept(game: Game) -> list[dict] | None:
@@ -71,7 +75,7 @@ def compute(game: Game) -> list[dict]:
             per_seat[mark["seat"]] = per_seat.get(mark["seat"], 0) + 1
             marks.append(mark)
     cache.set(_key(game.pk), marks, REVIEW_SECONDS)
-    cache.delete(f"review-pending:{game.pk}")
+    cache.delete(_pending_key(game.pk))
     return marks
 
 

@@ -86,16 +86,16 @@ def _table_context(game: Game, user, *, invite: str, message=None, seats=None) -
     ctx.update(_helpers(game, seats, me, ctx))
     invite = invite if game.private and invite == game.invite_token else ""
     here = reverse("table", args=[game.pk]) + (f"?{urlencode({'invite': invite})}" if invite else "")
+    can_cancel = (game.is_open and user is not None and user.is_authenticated
+                  and (user.is_staff or game.created_by_id == user.pk))
     ctx.update({
         "message": message,
         "invite": invite,
         "login_url": f"{reverse('login')}?{urlencode({'next': here})}",  # back here, invite kept
         "signup_url": f"{reverse('signup')}?{urlencode({'next': here})}",
+        "can_cancel": can_cancel,
         # A challenge waits for its player: no computer may take their seat by a start.
-        "can_start": game.is_open and user is not None and user.is_authenticated
-        and (user.is_staff or game.created_by_id == user.pk) and game.challenged_id is None,
-        "can_cancel": game.is_open and user is not None and user.is_authenticated
-        and (user.is_staff or game.created_by_id == user.pk),
+        "can_start": can_cancel and game.challenged_id is None,
         "can_join": game.is_open and me is None and user is not None and user.is_authenticated
         and any(s.is_empty for s in seats),
         "now": timezone.now(),
@@ -166,14 +166,15 @@ def to_table(request, game):
 
 @require_GET
 def table(request, game_id):
-    if not request.user.is_authenticated:
-        found = Game.objects.filter(pk=game_id).first()
-        if found is not None and not services.can_view(found, request.user, _invite(request)):
-            # Logged out (here or in another tab) from a game only its players see: the
-            # login, and back to the table, rather than "not found".
-            url = f"{reverse('login')}?{urlencode({'next': reverse('table', args=[game_id])})}"
-            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-    game = _get_game(request, game_id)
+    try:
+        game = _get_game(request, game_id)
+    except Http404:
+        if request.user.is_authenticated or not Game.objects.filter(pk=game_id).exists():
+            raise
+        # Logged out (here or in another tab) from a game only its players see: the
+        # login, and back to the table, rather than "not found".
+        url = f"{reverse('login')}?{urlencode({'next': reverse('table', args=[game_id])})}"
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     if game.is_playing and game.deadline and game.deadline <= timezone.now():
         # Without a sweeper running, whoever looks at an overdue table triggers the timeout.
         try:
