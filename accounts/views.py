@@ -6,7 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.core.mail import send_mail
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -174,7 +174,12 @@ def unsubscribe_view(request, token):
 
 
 def public_profile(request, username):
-    player = get_object_or_404(Player, username=username, is_active=True)
+    player = Player.objects.filter(username=username, is_active=True).first()
+    if player is None:  # a name typed in another case still finds its one player
+        same = list(Player.objects.filter(username__iexact=username, is_active=True)[:2])
+        if len(same) == 1:
+            return redirect(same[0])
+        return render(request, "accounts/no_player.html", {"username": username}, status=404)
     return render(request, "accounts/public_profile.html", {"player": player})
 
 

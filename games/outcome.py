@@ -155,12 +155,16 @@ def chat_context(game: Game, user, invite: str = "") -> dict:
     me = next((s for s in seats if user is not None and user.is_authenticated
                and s.player_id == user.pk), None)
     messages = chat.messages_for(game, user)
+    closed = game.status == Game.Status.ABORTED  # a cancelled table's chat is closed
+    if closed and not messages:
+        return {"chat_readable": False}
     for message in messages:
         message.shown = chat.phrase_text(message)
     muted = chat.muted_ids(user)
     return {
         "chat_readable": True,
-        "chat_writable": me is not None,
+        "chat_writable": me is not None and not closed,
+        "chat_closed": closed,
         "chat_messages": messages,
         "chat_phrases": list(chat.PHRASES.items()),
         "chat_muted": [s for s in seats if s.player_id in muted],

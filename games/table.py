@@ -194,6 +194,11 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
     lines = event_lines((game.pk, match.deal_number, get_language(),
                          tuple(s.name for s in seats)), view["history"], name)
     last = last_move(view["history"], name, lines)
+    for seat in seats:  # a resignation after the last card played is the last move
+        if (seat.resigned_deal == match.deal_number and seat.resigned_event is not None
+                and seat.resigned_event >= len(view["history"])):
+            last = {"seat": seat.number, "cards": set(),
+                    "line": _("%(name)s resigned.") % {"name": seat.name}}
     fresh = last["cards"] if last else set()
     pairs = [
         {"attack": a, "defence": d, "options": defend_options.get(a, []) if d is None else [],

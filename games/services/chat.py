@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from .. import notify
 from ..models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, Game
 from .core import can_view, need_user, seat_of
-from .errors import BadRequest, Forbidden, GameError, NotFound
+from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound
 
 # Quick phrases (for phones): stored as their key, worded in each reader's language.
 PHRASES = {
@@ -73,6 +73,8 @@ def post(game_id, user, *, text=None, phrase=None) -> ChatMessage:
         if not can_view(game, user):
             raise NotFound(_("There is no such game."))
         raise Forbidden(_("Only the players at this table can write here."))
+    if game.status == Game.Status.ABORTED:
+        raise Conflict(_("This table was cancelled, so its chat is closed."))
     if phrase:
         if phrase not in PHRASES:
             raise BadRequest(_("That is not a message."))

@@ -20,8 +20,16 @@ def test_it_does_not_show_the_email(client, alice):
     assert "alice@example.org" not in client.get("/accounts/u/alice/").content.decode()
 
 
-def test_it_is_404_for_unknown_players(client):
-    assert client.get("/accounts/u/nobody/").status_code == 404
+def test_it_is_404_for_unknown_players_and_says_so(client, alice):
+    r = client.get("/accounts/u/nobody/")
+    body = r.content.decode()
+    assert r.status_code == 404 and "No player by that name" in body and "“nobody”" in body
+    assert "not on the table" not in body  # not the page for a missing game
+
+
+def test_a_name_in_another_case_finds_its_player(client, alice):
+    r = client.get("/accounts/u/ALICE/")
+    assert r.status_code == 302 and r["Location"] == "/accounts/u/alice/"
 
 
 def test_it_is_404_for_deactivated_players(client, alice):

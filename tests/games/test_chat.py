@@ -106,6 +106,22 @@ def test_only_seated_players_write(duel, carol, hidden):
 
 
 @pytest.mark.django_db
+def test_a_cancelled_tables_chat_is_closed(alice, bob, classic, seeded):
+    game = services.create_game(alice, classic, players=3, move_time=timedelta(hours=1))
+    services.join_game(game.pk, bob)
+    chat.post(game.pk, bob, text="see you")
+    services.abort_game(game.pk, alice)
+    r = post(client_for(alice), game, chat="hello?")
+    assert r.status_code == 409 and "chat is closed" in r.content.decode()
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["see you"]
+    body = client_for(alice).get(table_url(game)).content.decode()
+    assert "see you" in body and 'id="chat-form"' not in body and "chat is closed" in body
+    quiet = services.create_game(alice, classic, players=2, move_time=timedelta(hours=1))
+    services.abort_game(quiet.pk, alice)  # nothing was said: no chat box at all
+    assert 'id="chat-lines"' not in client_for(alice).get(table_url(quiet)).content.decode()
+
+
+@pytest.mark.django_db
 def test_no_chat_in_a_private_game_for_those_who_are_not_seated(hidden, alice, carol):
     chat.post(hidden.pk, alice, text="just between us")
     invited = client_for(carol).get(table_url(hidden) + f"?invite={hidden.invite_token}")

@@ -2,6 +2,7 @@
 team play the team plays on with a computer player in the seat. Shown on the log and on
 the result."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -13,6 +14,12 @@ from .conftest import client_for, refused, table_url
 from .matchplay import play_on
 
 pytestmark = pytest.mark.django_db
+
+
+def last_move(body: str) -> str:
+    """The table's "Last move:" line, in words."""
+    line = body[body.index('class="last-move"'):]
+    return " ".join(re.sub(r"<[^>]+>", " ", line[line.index(">") + 1:line.index("</p>")]).split())
 
 
 def test_resigning_loses_the_match(duel, alice, bob):
@@ -37,6 +44,8 @@ def test_the_result_and_the_log_say_who_resigned(duel, alice, bob):
     assert "Deal 1: bob gave up and lost." in body
     log = body[body.index('id="log-title"'):]
     assert log.index("bob resigned.") < log.index("</ol>")
+    assert last_move(body) == "Last move: bob resigned."  # not the last card played
+
 
 
 def test_resigning_in_a_later_deal_keeps_the_earlier_results(alice, bob, classic, seeded):
@@ -75,6 +84,11 @@ def test_in_team_play_a_computer_takes_the_seat_and_the_team_plays_on(alice, bob
     assert "carol resigned." in body
     assert "computer standing in" in body
     assert "I&#x27;m back" not in body and "I'm back" not in body
+    assert last_move(body) == "Last move: carol resigned."
+    match = game.match()  # one card later, the last move is that card again
+    seat = match.deal.to_act
+    services.play_seat(game.pk, seat, [match.deal.legal_actions(seat)[0].token()], game.version)
+    assert "resigned" not in last_move(client_for(alice).get(table_url(game)).content.decode())
     # The game goes on to its end with the computer in carol's seat; the result names the
     # losing team.
     game = play_on(game)
