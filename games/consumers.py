@@ -303,3 +303,6 @@ class TableConsumer(SiteConsumer):
                                 site_root=self.site_root(), seats=seats)
         self.sent_version = max(self.sent_version, game.version)
         self.send(text_data=html)
+        if game.status == Game.Status.ABORTED:  # a cancelled table's chat closes
+            self.send(text_data=views.chat_html(game, self.user, self.invite,
+                                                csrf_token=cookies.get("csrftoken", "")))

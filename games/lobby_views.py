@@ -140,7 +140,8 @@ def challenge(request):
         busy=_("Your challenge is still being made: wait a moment and reload."))
     if game_id is None:
         return _challenge_page(request, form, status=status)
-    messages.success(request, _("Challenge sent: the table waits for your opponent."))
+    # The table's waiting room says whom it waits for; a message above it would outlast
+    # the challenge (the table goes live when it is accepted).
     return to_table(request, Game(pk=game_id))
 
 

@@ -212,10 +212,17 @@ def _with_chat(request, game_id, response):
     in: an htmx answer brings it along (`hx-swap-oob`)."""
     if request.htmx and response.status_code == 200:
         game = Game.objects.get(pk=game_id)
-        ctx = {"game": game, "chat_oob": True,
-               **outcome.chat_context(game, request.user, _invite(request))}
-        response.content += render_to_string("games/_chat.html", ctx, request=request).encode()
+        response.content += chat_html(game, request.user, _invite(request),
+                                      request=request).encode()
     return response
+
+
+def chat_html(game: Game, user, invite="", *, request=None, csrf_token="") -> str:
+    """The chat beside the table, swapped in by id (`hx-swap-oob`)."""
+    ctx = {"game": game, "chat_oob": True, **outcome.chat_context(game, user, invite)}
+    if request is None:
+        ctx["csrf_token"] = csrf_token
+    return render_to_string("games/_chat.html", ctx, request=request)
 
 
 @require_POST

@@ -144,6 +144,7 @@ def apply_move(game: Game, seat: int, actions: list, *, kind: str, player,
     match = game.match()
     deal = match.deal.copy()
     leading = not deal.table
+    bout = deal.bout
     seats = seats if seats is not None else seats_of(game)
 
     def name(number) -> str:
@@ -158,9 +159,9 @@ def apply_move(game: Game, seat: int, actions: list, *, kind: str, player,
         if isinstance(action, ExchangeTrump):  # R27: the one action allowed out of turn
             pass
         elif played and isinstance(action, Pass) and i == last and (
-            deal.is_over or deal.to_act != seat
+            deal.is_over or deal.to_act != seat or deal.bout != bout
         ):
-            break  # "…then pass": the engine already passed the seat over (R13)
+            break  # "…then pass": the engine already passed the seat over, or the bout ended (R13)
         elif played and (deal.is_over or deal.to_act != seat):
             if (leading and not deal.is_over and not match.rules.lead_multiple
                     and isinstance(action, Attack) and isinstance(played[-1], Attack)):

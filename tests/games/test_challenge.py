@@ -136,6 +136,7 @@ def test_the_view_makes_the_challenge_and_my_games_offers_it(
     table = alice_client.get(f"/games/{game.pk}/").content.decode()
     assert "Waiting for bob to accept the challenge." in table
     assert "Start now" not in table and "Cancel the game" in table
+    assert 'class="messages' not in table  # no note above it that would outlast the challenge
     page = bob_client.get("/games/mine/").content.decode()
     assert "Challenges for you" in page and f'action="/games/{game.pk}/challenge/"' in page
     response = bob_client.post(f"/games/{game.pk}/challenge/", {"answer": "accept"})

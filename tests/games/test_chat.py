@@ -247,3 +247,20 @@ def test_taking_a_seat_brings_a_chat_you_can_write_in(alice, bob, classic, seede
     services.join_game(private.pk, bob, invite_token=private.invite_token)
     r = c.post(f"/games/{private.pk}/leave/", headers={"HX-Request": "true"})
     assert '<div id="chat" hidden hx-swap-oob="true"></div>' in r.content.decode()
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.asyncio
+async def test_cancelling_a_table_closes_its_chat_on_the_open_pages(alice, bob, classic, seeded):
+    game = await sync_to_async(services.create_game)(alice, classic, players=3,
+                                                     move_time=timedelta(hours=1))
+    await sync_to_async(services.join_game)(game.pk, bob)
+    await sync_to_async(chat.post)(game.pk, bob, text="see you")
+    bob_ws, *_ = await connect(game, bob)
+    await receive_table(bob_ws)
+    await sync_to_async(services.abort_game)(game.pk, alice)
+    await receive_table(bob_ws)
+    html = await bob_ws.receive_from(timeout=3)
+    assert 'id="chat" class="chat panel" aria-labelledby="chat-title" hx-swap-oob="true"' in html
+    assert "see you" in html and "chat is closed" in html and 'id="chat-form"' not in html
+    await bob_ws.disconnect()

@@ -251,6 +251,20 @@ def test_it_plays_attack_then_pass_and_beats_several_cards(alice, bob, classic, 
     assert deal.discard_size == 6 and deal.attacker == 1 and not deal.table
 
 
+def test_throwing_in_the_last_cards_then_pass_ends_the_bout(alice, bob, classic, stacked):
+    game = services.create_game(alice, classic, players=2)
+    game = services.join_game(game.pk, bob)
+    game = services.play(game.pk, alice, ["attack:7S"], game.version)
+    game = services.play(game.pk, bob, ["take"], game.version)
+    # Her last sevens end the bout by themselves: bob picks up and alice leads again, so the
+    # trailing pass has nothing left to do (it is not a lead).
+    game = services.play(game.pk, alice, ["attack:7C", "attack:7D", "pass"], game.version)
+    deal = game.match().deal
+    assert not deal.table and deal.to_act == 0 and deal.bout == 2
+    assert {"7S", "7C", "7D"} <= {c.code for c in deal.hand(1)}
+    assert game.moves.get(seq=game.version).actions == ["attack:7C", "attack:7D"]
+
+
 def test_a_move_that_outlasts_the_turn_is_refused_whole(alice, bob, classic, stacked):
     game = services.create_game(alice, classic, players=2)
     game = services.join_game(game.pk, bob)

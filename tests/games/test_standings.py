@@ -98,6 +98,12 @@ def test_the_profile_shows_ratings_chart_and_games(alice, bob, carol, classic, s
     for game in games + [casual]:
         assert f'href="/games/{game.pk}/replay/"' in body
     assert "casual" in body
+    russian = client_for(carol)
+    russian.cookies["django_language"] = "ru"
+    body = russian.get("/accounts/u/alice/").content.decode()
+    assert "Рейтинг" in body  # in Russian, the chart's numbers still have decimal points
+    assert re.search(r'<circle class="last" cx="[\d.]+" cy="[\d.]+"', body)
+    assert re.search(r'<polyline class="line" points="[\d., ]+"', body)
 
 
 def _lost(game, user) -> bool:
