@@ -20,7 +20,7 @@ MARKS_PER_PLAYER = 5
 
 
 def _key(game_id: int) -> str:
-    return f"review:{game_id}"
+    return f"review:v2:{game_id}"  # v2: marks carry both chances
 
 
 PENDING_SECONDS = 15 * 60  # a review asked for and not yet made: its page waits this long
@@ -67,7 +67,8 @@ def compute(game: Game) -> list[dict]:
         for mark in review(start, pairs, seats=people, worlds=REVIEW_WORLDS, seed=game.pk):
             found.append({"step": steps[mark.number], "seat": mark.seat,
                           "played": mark.played.token(), "better": mark.better.token(),
-                          "drop": round(mark.drop * 100), "exact": mark.exact})
+                          "drop": round(mark.drop * 100), "exact": mark.exact,
+                          "kept": round(mark.before * 100), "left": round(mark.after * 100)})
     found.sort(key=lambda m: (-m["drop"], m["step"]))
     marks, per_seat = [], {}
     for mark in found:

@@ -52,6 +52,10 @@ def test_a_player_asks_for_a_review_and_sees_marked_moves(alice_client, alice, c
     for game_id, step in marks:
         seat, _tokens = moves[int(step) - 1]
         assert int(game_id) == game.pk and seat == 0  # alice's own moves, at their step
+    # Each mark says the chance with the better move and as played, the first higher.
+    chances = re.findall(r"about (\d+)% with the better move, (\d+)% as played", page)
+    assert len(chances) == len(marks)
+    assert all(100 >= int(kept) > int(left) >= 0 for kept, left in chances)
 
 
 def test_only_players_ask_and_only_when_the_game_is_over(client, alice, bob, classic, seeded):

@@ -101,6 +101,7 @@ def test_the_profile_shows_ratings_chart_and_games(alice, bob, carol, classic, s
     russian = client_for(carol)
     russian.cookies["django_language"] = "ru"
     body = russian.get("/accounts/u/alice/").content.decode()
+    assert re.search(r"Играет с [а-я]+[ая] \d{4}\.", body)  # the month in the genitive
     assert "Рейтинг" in body  # in Russian, the chart's numbers still have decimal points
     assert re.search(r'<circle class="last" cx="[\d.]+" cy="[\d.]+"', body)
     assert re.search(r'<polyline class="line" points="[\d., ]+"', body)
