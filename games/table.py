@@ -170,7 +170,7 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
         elif not playing:
             role = ""
         elif n == view["defender"]:
-            role = _("defender")
+            role = _("taking") if view["taking"] else _("defender")  # R15: takes after throw-ins
         elif n == view["attacker"]:
             role = _("attacker")
         elif n in view["eligible"]:
@@ -185,6 +185,8 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
             "backs": range(min(view["hand_sizes"][n], 8)),  # a fan; the count says the rest
             "known": view["known"][n] if not (me is not None and me.number == n) else [],
             "role": role,
+            "partner": bool(view["teams"]) and me is not None and me.number != n
+            and view["teams"][n] == view["teams"][me.number],
             "to_act": playing and view["to_act"] == n,
         })
 
@@ -258,6 +260,7 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
         # R13: an attacker keeps the turn after a throw-in until passing it to the defender.
         "defender_waits": name(view["defender"]) if my_turn and moves["attack"] and moves["pass"]
         and view["defender"] != me.number and any(d is None for _a, d in view["table"]) else "",
+        "defender_takes": bool(view["taking"]),
         "to_act_name": name(view["to_act"]) if playing else "",
         # A computer player (not one standing in at a person's pace) searches right now.
         "bot_thinking": playing and view["to_act"] is not None

@@ -230,7 +230,8 @@ def chat_html(game: Game, user, invite="", *, request=None, csrf_token="") -> st
 def join(request, game_id):
     return _with_chat(request, game_id, _change(
         request, game_id,
-        lambda g: services.join_game(g.pk, request.user, invite_token=_invite(request))))
+        lambda g: services.join_game(g.pk, request.user, invite_token=_invite(request),
+                                     seat=request.POST.get("seat") or None)))
 
 
 @require_POST

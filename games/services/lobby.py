@@ -139,8 +139,10 @@ def _duration_within(value, low: timedelta, high: timedelta) -> bool:
     return isinstance(value, timedelta) and low <= value <= high
 
 
-def join_game(game_id, user, *, invite_token=None) -> Game:
-    """Take the first empty seat; the game starts when the table is full."""
+def join_game(game_id, user, *, invite_token=None, seat=None) -> Game:
+    """Take a seat: the first empty one, or the one chosen (`seat`). A computer player in
+    the chosen seat moves to an empty one, so that friends can play on one team. A seated
+    player may move the same way. The game starts when the table is full."""
     need_user(user)
     with transaction.atomic():
         game = lock_game(game_id)
@@ -149,20 +151,51 @@ def join_game(game_id, user, *, invite_token=None) -> Game:
         if not game.is_open:
             raise Conflict(_("This game has already started."))
         seats = seats_of(game)
-        if any(seat.player_id == user.pk for seat in seats):
+        mine = next((s for s in seats if s.player_id == user.pk), None)
+        if mine is not None and seat is None:
             raise Conflict(_("You already have a seat at this game."))
         if game.challenged_id is not None and game.challenged_id != user.pk:
             raise Forbidden(_("This table was made for a challenged player: only they may "
                               "take its seat."))
-        free = next((seat for seat in seats if seat.is_empty), None)
-        if free is None:
-            raise Conflict(_("The table is full."))
-        free.player = user
-        free.save(update_fields=["player"])
-        if not any(seat.is_empty for seat in seats):
+        target = _free_seat(seats) if seat is None else _chosen_seat(seats, seat, mine)
+        bot_to = None
+        if target.is_bot:  # the computer player moves over: to the seat left, or an empty one
+            bot_to = mine or _free_seat(seats)
+            bot_to.bot_level = target.bot_level
+            bot_to.bot_number = target.bot_number or target.number + 1  # it keeps its name
+            target.bot_level, target.bot_number = "", None
+        if mine is not None:
+            mine.player = None
+        target.player = user
+        fields = ["player", "bot_level", "bot_number"]
+        for changed in dict.fromkeys(s for s in (mine, bot_to, target) if s is not None):
+            changed.save(update_fields=fields)  # the seat left is saved first (one seat each)
+        if mine is None and not any(s.is_empty for s in seats):
             start_match(game, seats)
-        return commit_change(game, kind=Move.Kind.SYSTEM, seat=free.number, player=user,
-                         actions=["join"])
+        return commit_change(game, kind=Move.Kind.SYSTEM, seat=target.number, player=user,
+                             actions=["join" if mine is None else "move"])
+
+
+def _free_seat(seats: list[Seat]) -> Seat:
+    free = next((s for s in seats if s.is_empty), None)
+    if free is None:
+        raise Conflict(_("The table is full."))
+    return free
+
+
+def _chosen_seat(seats: list[Seat], number, mine: Seat | None) -> Seat:
+    """The seat a player asked for: one that no person holds."""
+    try:
+        target = seats[int(number)] if int(number) >= 0 else None
+    except (TypeError, ValueError, IndexError):
+        target = None
+    if target is None:
+        raise BadRequest(_("There is no such seat at this table."))
+    if target is mine:
+        raise Conflict(_("You already sit there."))
+    if target.player_id is not None:
+        raise Conflict(_("Someone already sits there: choose another seat."))
+    return target
 
 
 def leave_game(game_id, user) -> Game:
