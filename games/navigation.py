@@ -29,9 +29,11 @@ PAGES = ("lobby", "mine")  # pages with a live list besides the navigation
 
 
 def waiting_for(user) -> int:
-    """Games in play whose move is this person's (not a computer's standing in)."""
-    return Game.objects.filter(status=Game.Status.PLAYING, seats__player=user,
-                               seats__number=F("turn_seat"), seats__bot_level="").count()
+    """Games in play whose move is this person's (not a computer's standing in), and
+    challenges waiting for their answer."""
+    moves = Game.objects.filter(status=Game.Status.PLAYING, seats__player=user,
+                                seats__number=F("turn_seat"), seats__bot_level="").count()
+    return moves + Game.objects.filter(status=Game.Status.OPEN, challenged=user).count()
 
 
 class NavConsumer(SiteConsumer):

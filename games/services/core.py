@@ -124,6 +124,8 @@ def commit_change(game: Game, *, kind: str, seat=None, player=None, actions=(),
         people = [s.player_id for s in seats if s.player_id is not None]
     else:
         people = list(game.seats.filter(player__isnull=False).values_list("player_id", flat=True))
+    if game.challenged_id is not None and game.challenged_id not in people:
+        people.append(game.challenged_id)  # their count of open challenges (navigation)
     lobby = kind == Move.Kind.SYSTEM or not game.is_playing  # seats, start, end: the lobby
     transaction.on_commit(partial(notify.people_changed, people, lobby=lobby), robust=True)
     transaction.on_commit(partial(_log_move, game, kind, seat, getattr(game, "locked_at", None)))

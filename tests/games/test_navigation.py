@@ -54,7 +54,17 @@ async def test_the_count_follows_the_moves(duel, alice, bob):
     assert (await waiting(comm))[0] == 0
     await move(game)  # now it is `other`'s move
     count, html = await waiting(comm)
-    assert count == 1 and "1 game waits for your move" in html
+    assert count == 1 and "1 game waits for you" in html
+    await comm.disconnect()
+
+
+async def test_a_challenge_counts_until_it_is_answered(alice, bob, classic):
+    comm, _ = await me(bob)
+    assert (await waiting(comm))[0] == 0
+    game = await sync_to_async(services.challenge)(alice, bob, classic)
+    assert (await waiting(comm))[0] == 1
+    await sync_to_async(services.decline_challenge)(game.pk, bob)
+    assert (await waiting(comm))[0] == 0
     await comm.disconnect()
 
 

@@ -1,5 +1,6 @@
 """GET /games/<id>/: who sees what, full pages and partials, polling, lazy timeouts."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -9,7 +10,7 @@ from games import services
 from games.engine import Attack
 from games.models import Game
 
-from .conftest import table_url
+from .conftest import client_for, table_url
 from .leaks import assert_no_leak
 
 pytestmark = pytest.mark.django_db
@@ -171,3 +172,15 @@ def test_a_newcomer_with_the_invite_may_log_in_or_sign_up_and_come_back(alice, c
     back = f"%2Fgames%2F{game.pk}%2F%3Finvite%3D{game.invite_token}"
     assert f'href="/accounts/login/?next={back}"' in body
     assert f'href="/accounts/signup/?next={back}"' in body
+
+
+def test_the_hand_says_when_a_tap_plays_a_card(alice, bob, classic, stacked):
+    game = services.create_game(alice, classic, players=2)
+    game = services.join_game(game.pk, bob)
+    legend = re.compile(r"Your hand — ([^<]+)</legend>")
+    page = client_for(alice).get(table_url(game)).content.decode()
+    assert legend.search(page).group(1) == "tap a card to play it"  # a lead is one card (R7)
+    game = services.play(game.pk, alice, ["attack:7S"], game.version)
+    game = services.play(game.pk, bob, ["defend:7S:9S"], game.version)
+    page = client_for(alice).get(table_url(game)).content.decode()
+    assert legend.search(page).group(1) == "choose the cards to play"  # throw-ins go together
