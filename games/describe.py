@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from .engine import Card
 
@@ -21,9 +21,22 @@ SUIT_PLURALS = {
 }
 
 
+# The letters printed on a card's corner, as in the player's language's packs: В Д К Т.
+RANK_LETTERS = {
+    11: lambda: pgettext("the letter on a jack", "J"), 12: lambda: pgettext("the letter on a queen", "Q"),
+    13: lambda: pgettext("the letter on a king", "K"), 14: lambda: pgettext("the letter on an ace", "A"),
+}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def rank_letter(rank: int) -> str:
+    return RANK_LETTERS[rank]() if rank in RANK_LETTERS else str(rank)
+
+
 def label(code: str) -> str:
-    """The short label drawn on a card: '10♥'."""
-    return Card.parse(code).label
+    """The short label drawn on a card: '10♥', 'Q♠' (Russian 'Д♠')."""
+    card = Card.parse(code)
+    return rank_letter(card.rank) + SUIT_SYMBOLS[card.suit]
 
 
 def spoken(code: str) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ..describe import label
 from ..engine import Attack, Card, Defend, ExchangeTrump, IllegalAction, Pass, Take, Transfer
 
 logger = logging.getLogger(__name__)
@@ -88,7 +89,7 @@ def nothing_chosen(deal, seat: int, name: Callable[[int | None], str]) -> str:
 
 def _label(code) -> str:
     try:
-        return Card.parse(code).label
+        return label(code)
     except (TypeError, ValueError):
         return str(code)
 
@@ -138,12 +139,12 @@ def turn_ended_after(action, next_name: str | None) -> str:
     if next_name is None:
         if card is not None:
             return _("After the %(card)s the deal is over, so the rest of your move can't be "
-                     "played. Nothing was played.") % {"card": card.label}
+                     "played. Nothing was played.") % {"card": label(card.code)}
         return _("The deal is over, so the rest of your move can't be played. "
                  "Nothing was played.")
     params = {"name": next_name}
     if card is not None:
-        text = _("After the %(card)s it is %(name)s's turn.") % {**params, "card": card.label}
+        text = _("After the %(card)s it is %(name)s's turn.") % {**params, "card": label(card.code)}
     elif isinstance(action, Take):
         text = _("After you take it is %(name)s's turn.") % params
     elif isinstance(action, Pass):
@@ -166,9 +167,9 @@ def repeated_card(actions: list) -> str | None:
         if card in seen:
             if isinstance(action, Defend) and isinstance(seen[card], Defend):  # R12
                 return _("You chose the %(card)s for two cards; each card can beat only "
-                         "one.") % {"card": card.label}
+                         "one.") % {"card": label(card.code)}
             return _("You chose the %(card)s twice; each card can be played only "
-                     "once.") % {"card": card.label}
+                     "once.") % {"card": label(card.code)}
         seen[card] = action
     return None
 

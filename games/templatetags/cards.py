@@ -12,11 +12,10 @@ from django.utils.translation import get_language
 
 from .. import describe
 from ..engine import Card
-from ..engine.cards import RANK_NAMES
 
 register = template.Library()
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_SYMBOLS = describe.SUIT_SYMBOLS
 
 
 _drawn: dict[tuple, str] = {}  # (code, class, language) -> HTML: a few hundred at most
@@ -35,7 +34,7 @@ def card(code, extra_class=""):
 def _draw(code, extra_class):
     c = Card.parse(code)
     colour = "red" if c.suit in "HD" else "black"
-    rank = RANK_NAMES.get(c.rank, str(c.rank))
+    rank = describe.rank_letter(c.rank)
     suit = SUIT_SYMBOLS[c.suit]
     return format_html(
         '<span class="card {} {}" data-card="{}" role="img" aria-label="{}">'

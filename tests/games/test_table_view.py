@@ -184,3 +184,20 @@ def test_the_hand_says_when_a_tap_plays_a_card(alice, bob, classic, stacked):
     game = services.play(game.pk, bob, ["defend:7S:9S"], game.version)
     page = client_for(alice).get(table_url(game)).content.decode()
     assert legend.search(page).group(1) == "choose the cards to play"  # throw-ins go together
+
+
+def test_russian_cards_carry_russian_letters(alice, bob, classic, stacked):
+    from django.utils import translation
+
+    from games import describe
+
+    with translation.override("ru"):
+        assert [describe.label(c) for c in ("JS", "QH", "KD", "AC", "TS")] == [
+            "В♠", "Д♥", "К♦", "Т♣", "10♠"]
+    assert describe.label("QH") == "Q♥"
+    game = services.create_game(alice, classic, players=2)
+    services.join_game(game.pk, bob)
+    reader = client_for(alice)
+    reader.cookies["django_language"] = "ru"
+    page = reader.get(table_url(game)).content.decode()
+    assert '<span class="corner">Д<br>♠</span>' in page  # alice holds the Q♠
