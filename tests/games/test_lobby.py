@@ -54,6 +54,12 @@ def test_it_makes_a_game(alice_client, classic):
     assert game.seats.get(number=2).bot_level == "medium"
 
 
+def test_the_lobby_jumps_to_its_forms(alice_client, classic):
+    page = alice_client.get("/").content.decode()
+    for anchor in ("new-title", "quick-title", "challenge-title"):
+        assert f'href="#{anchor}"' in page and f'id="{anchor}"' in page
+
+
 def test_with_htmx_it_redirects_the_client(alice_client, classic):
     r = alice_client.post("/games/new/", form(classic), headers={"HX-Request": "true"})
     assert r.status_code == 200 and r["HX-Redirect"] == f"/games/{Game.objects.get().pk}/"
@@ -92,7 +98,9 @@ def test_inactive_presets_are_not_offered(alice_client, classic):
 
 
 def test_anonymous_visitors_are_asked_to_log_in(client, classic):
-    assert "to make a table" in client.get("/").content.decode()
+    page = client.get("/").content.decode()
+    assert "to make a table" in page and 'href="/accounts/signup/">sign up</a>' in page
+    assert 'class="jump"' not in page  # nothing to jump to
     r = client.post("/games/new/", form(classic))
     assert r.status_code == 302 and "/accounts/login/" in r.url
 
