@@ -61,7 +61,8 @@ class CreateGameForm(forms.Form):
         label=_("Rating"), choices=[("rated", _("rated")), ("casual", _("casual"))],
         coerce=lambda value: value == "rated", initial="rated", widget=forms.RadioSelect,
         required=False, empty_value=True,
-        help_text=_("A casual game does not change anyone's rating."))
+        help_text=_("A casual game does not change anyone's rating, and the coach may give "
+                    "hints in it."))
     # A new token each time the form is shown: a second send of it makes no second table.
     once = forms.CharField(
         widget=forms.HiddenInput, required=False, initial=once.new_token, max_length=64,
