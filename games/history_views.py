@@ -58,7 +58,7 @@ def replay_page(request, game_id):
         "next_url": link(number + 1) if number < last else "",
         "export_url": reverse("export_game", args=[game.pk])
         + (f"?{urlencode({'invite': invite})}" if invite else ""),
-        "review": (marks := _review_marks(game, link)),
+        "review": (marks := _review_marks(game, link, number)),
         "review_pending": marks is None and review.pending(game),
         "here_url": link(number),
         "move_number": number,
@@ -67,13 +67,15 @@ def replay_page(request, game_id):
     })
 
 
-def _review_marks(game, link):
-    """The coach's marks in words, each linked to its move (None: no review yet)."""
+def _review_marks(game, link, shown: int):
+    """The coach's marks in words, each linked to the table its player chose at, just
+    before the move (None: no review yet). `shown`: the replay's step on the page."""
     marks = review.kept(game)
     if marks is None:
         return None
     seats = {s.number: s.name for s in game.seats.select_related("player")}
-    return [{**m, "name": seats.get(m["seat"], "?"), "url": link(m["step"]),
+    return [{**m, "name": seats.get(m["seat"], "?"), "url": link(m["step"] - 1),
+             "current": m["step"] - 1 == shown,
              "played_words": review.action_words(m["played"]),
              "better_words": review.action_words(m["better"])} for m in marks]
 

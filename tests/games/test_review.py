@@ -50,8 +50,12 @@ def test_a_player_asks_for_a_review_and_sees_marked_moves(alice_client, alice, c
     assert marks, page[page.index('id="review"'):][:600]
     moves = replay.moves_of(game)
     for game_id, step in marks:
-        seat, _tokens = moves[int(step) - 1]
+        seat, _tokens = moves[int(step)]  # the link shows the table just before her move
         assert int(game_id) == game.pk and seat == 0  # alice's own moves, at their step
+    game_id, step = marks[0]
+    page = alice_client.get(f"/games/{game_id}/replay/?move={step}").content.decode()
+    assert re.search(rf'<li class="current" aria-current="step"><a href="/games/{game_id}/'
+                     rf'replay/\?move={step}">', page)  # the mark of the table shown
     # Each mark says the chance with the better move and as played, the first higher.
     chances = re.findall(r"about (\d+)% with the better move, (\d+)% as played", page)
     assert len(chances) == len(marks)
