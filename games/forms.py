@@ -154,6 +154,9 @@ class ChallengeForm(ClockForm):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "challenge_%s")
         super().__init__(*args, **kwargs)
+        preset = self.fields["preset"]  # a challenge is a game for two: no team rules
+        preset.queryset = preset.queryset.filter(min_players__lte=2, max_players__gte=2,
+                                                 teams="")
 
     def clean_opponent(self):
         """A name nobody has is said once, beside the field; case does not matter."""

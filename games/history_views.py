@@ -74,8 +74,9 @@ def _review_marks(game, link, shown: int):
     if marks is None:
         return None
     seats = {s.number: s.name for s in game.seats.select_related("player")}
+    marks = sorted(marks, key=lambda m: m["step"])  # in the order they were played
     return [{**m, "name": seats.get(m["seat"], "?"), "url": link(m["step"] - 1),
-             "current": m["step"] - 1 == shown,
+             "at": m["step"] - 1, "current": m["step"] - 1 == shown,
              "played_words": review.action_words(m["played"]),
              "better_words": review.action_words(m["better"])} for m in marks]
 

@@ -193,6 +193,10 @@ def _why(view: View, action: Action, wins: bool) -> tuple[str, str | None]:
     """A reason code for `action`, and the card it names."""
     trump = view["trump"]
     hand = [Card.parse(c) for c in view["hand"] or []]
+    if isinstance(action, Take):
+        unbeaten = [Card.parse(a) for a, d in view["table"] if a and d is None]
+        if any(not any(beats(c, a, trump) for c in hand) for a in unbeaten):
+            return "must_take", None  # a card nothing in the hand beats
     if wins:
         return "wins", _card(action)
     if isinstance(action, ExchangeTrump):

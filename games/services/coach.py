@@ -79,6 +79,7 @@ def advice_words(reason: str, card: str | None) -> str:
         "wins": _("Play the %(card)s: it wins by force.") if card else _("This wins by force."),
         "exchange": _("Take the %(card)s for your trump 6: a higher trump for a low one."),
         "take": _("Take the cards: beating this would cost you more than picking it up."),
+        "must_take": _("Take the cards: nothing in your hand beats them all."),
         "stop": _("Stop throwing in: keep your cards for the next bout."),
         "pass": _("Pass: there is nothing worth adding."),
         "transfer": _("Transfer with the %(card)s: let the next player defend."),

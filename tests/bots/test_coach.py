@@ -9,7 +9,8 @@ import pytest
 from games.bots.coach import BLUNDER, Advice, chances, hint, review
 from games.bots.heuristic import DEFAULT, heuristic_action
 from games.bots.search import LOSS, WIN, Solver, nothing_hidden, playout
-from games.engine import Deal, Rules, full_deck
+from games.engine import Card, Deal, Rules, Take, full_deck
+from games.engine.cards import beats
 from tests.bots.positions import random_positions
 
 
@@ -153,9 +154,26 @@ def test_hint_is_a_legal_move_with_a_reason():
         assert 0.0 <= advice.chance <= 1.0
         assert advice.reason in {"wins", "exchange", "take", "stop", "pass", "transfer",
                                  "keeps_trumps", "cheapest", "beat", "throw_in", "lowest",
-                                 "lead"}
+                                 "lead", "must_take"}
         seen.add(advice.reason)
     assert len(seen) >= 3
+
+
+def test_a_forced_take_says_nothing_beats_the_cards():
+    """Not "beating would cost more": when a card on the table beats everything in the
+    hand, the hint says so."""
+    forced = 0
+    for n, (deal, seat) in enumerate(random_positions("coach", 3)):
+        view = deal.view(seat)
+        hand = [Card.parse(c) for c in view["hand"] or []]
+        unbeaten = [Card.parse(a) for a, d in view["table"] if d is None]
+        beatable = [any(beats(c, a, view["trump"]) for c in hand) for a in unbeaten]
+        if all(beatable) or Take() not in deal.legal_actions(seat):
+            continue
+        forced += 1
+        advice = hint(view, worlds=4, confirm=6, seed=n)
+        assert isinstance(advice.action, Take) and advice.reason == "must_take"
+    assert forced >= 5
 
 
 def test_hint_plays_a_forced_win():

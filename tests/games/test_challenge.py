@@ -179,3 +179,10 @@ def test_the_same_challenge_sent_twice_makes_one_table(alice_client, bob, classi
     _challenge(alice_client, classic, once="challenge-1")
     _challenge(alice_client, classic, once="challenge-1")
     assert Game.objects.count() == 1
+
+
+def test_the_challenge_form_offers_only_rules_for_two(alice_client, classic, pairs):
+    page = alice_client.get("/games/challenge/").content.decode()
+    assert f'<option value="{classic.pk}"' in page and f'<option value="{pairs.pk}"' not in page
+    response = _challenge(alice_client, pairs)
+    assert response.status_code == 400 and Game.objects.count() == 0

@@ -201,3 +201,11 @@ def test_russian_cards_carry_russian_letters(alice, bob, classic, stacked):
     reader.cookies["django_language"] = "ru"
     page = reader.get(table_url(game)).content.decode()
     assert '<span class="corner">Д<br>♠</span>' in page  # alice holds the Q♠
+
+
+def test_the_trump_cards_rank_is_written_beside_the_talon(alice, bob, classic, stacked):
+    # The face-up trump lies under the talon, its corner hidden: the words give its rank.
+    game = services.create_game(alice, classic, players=2)
+    services.join_game(game.pk, bob)
+    page = client_for(alice).get(table_url(game)).content.decode()
+    assert 'Trump: <span class="suit red">6♥ hearts</span>' in page
