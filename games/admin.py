@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin, messages
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
@@ -7,9 +8,37 @@ from . import services
 from .models import Game, Move, RulePreset, Seat
 
 
+class RulePresetForm(forms.ModelForm):
+    """What each rule option does, in an admin's words."""
+
+    class Meta:
+        model = RulePreset
+        fields = ("name", "description", "active", "position", "min_players", "max_players",
+                  "teams", "deck_size", "hand_size", "attack_limit", "first_bout_limit",
+                  "lead_multiple", "throw_in", "transfer", "trump_exchange", "next_deal_start",
+                  "time_control", "move_time", "bank_time", "increment", "timeout_policy",
+                  "timeouts_allowed")
+        help_texts = {
+            "attack_limit": _("The most cards a bout may hold (at most the defender's "
+                              "cards at the start of the bout)."),
+            "first_bout_limit": _("The same limit for the deal's first bout."),
+            "lead_multiple": _("If ticked, a leader may lead several cards of one rank at "
+                               "once; if not, a bout is led with one card."),
+            "throw_in": _("Which players besides the leader may add cards to a bout."),
+            "next_deal_start": _("Who leads the first bout of the next deal."),
+            "move_time": _("Days and hours, as “1 00:00:00” (one day) or “0:05:00” "
+                           "(five minutes)."),
+            "bank_time": _("Days and hours, as “1 00:00:00” (one day) or “0:05:00” "
+                           "(five minutes)."),
+            "increment": _("Days and hours, as “0:00:30” (thirty seconds)."),
+        }
+
+
 @admin.register(RulePreset)
 class RulePresetAdmin(admin.ModelAdmin):
     """Presets are validated through the engine's Rules (RulePreset.clean)."""
+
+    form = RulePresetForm
 
     list_display = ("name", "active", "min_players", "max_players", "teams", "deck_size",
                     "hand_size", "transfer", "throw_in", "trump_exchange", "position")
@@ -22,11 +51,11 @@ class RulePresetAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("name", "description", "active", "position")}),
         (_("Players"), {"fields": ("min_players", "max_players", "teams")}),
-        (_("Rule options (RULES.md section 9)"), {"fields": (
+        (_("Rule options"), {"fields": (
             "deck_size", "hand_size", "attack_limit", "first_bout_limit", "lead_multiple",
             "throw_in", "transfer", "trump_exchange", "next_deal_start")}),
         (_("Clock"), {"fields": ("time_control", "move_time", "bank_time", "increment")}),
-        (_("Timeouts (section 10)"), {"fields": ("timeout_policy", "timeouts_allowed")}),
+        (_("Timeouts"), {"fields": ("timeout_policy", "timeouts_allowed")}),
     )
 
     @admin.action(description=_("Duplicate the selected presets"))

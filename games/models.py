@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .describe import duration
 from .engine import Match, Rules
+from .engine.rules import TEAMS
 
 BOT_LEVELS = [  # games.bots.LEVELS; kept here so migrations don't depend on the bots package
     ("easy", _("easy")),
@@ -164,6 +165,20 @@ class RulePreset(models.Model):
             return
         if self.min_players > self.max_players:
             raise ValidationError(_("The fewest players can't be more than the most players."))
+        # The usual mistakes in an admin's words; the engine judges the rest.
+        needed = TEAMS[self.teams][0] if self.teams else None
+        if needed is not None and not self.min_players == self.max_players == needed:
+            raise ValidationError(_("These teams need exactly %(n)s players: set the fewest "
+                                    "and the most players to %(n)s.") % {"n": needed})
+        if needed is not None and self.throw_in == self.ThrowIn.NEIGHBOURS:
+            raise ValidationError(_("“The defender's neighbours” is for play without teams: "
+                                    "choose who may throw in another way."))
+        if self.max_players * self.hand_size > self.deck_size:
+            raise ValidationError(_(
+                "%(players)s players with %(hand)s cards each need %(need)s cards, more than "
+                "the pack holds: choose a bigger pack, smaller hands or fewer players.") % {
+                "players": self.max_players, "hand": self.hand_size,
+                "need": self.max_players * self.hand_size})
         for players in self.player_counts:
             try:
                 self.rules(players)

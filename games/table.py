@@ -232,6 +232,9 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
         if game.forfeited_seat is not None:
             finished_note = _("%(name)s ran out of time too often and forfeited: the durak.") % {
                 "name": name(game.forfeited_seat)}
+        elif match.resigned is not None:
+            finished_note = _("%(name)s resigned and loses the match.") % {
+                "name": side_name(rules, seats, match.resigned)}
         elif match.deal_number == 1:  # one deal played: its durak, or the draw
             lost = [side for side, count in sorted(losses.items()) if count]
             finished_note = (_("Game over. The durak: %(names)s.") % {

@@ -45,6 +45,8 @@ def test_the_result_and_the_log_say_who_resigned(duel, alice, bob):
     log = body[body.index('id="log-title"'):]
     assert log.index("bob resigned.") < log.index("</ol>")
     assert last_move(body) == "Last move: bob resigned."  # not the last card played
+    turn = body[body.index('class="turn"'):]
+    assert turn[:turn.index("</p>")].count("bob resigned and loses the match.") == 1
 
 
 
