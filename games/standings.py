@@ -108,9 +108,15 @@ def record(player, viewer) -> dict:
     presets: dict[str, dict] = {}
     current, recent = [], []
     changes = {c.game_id: c for c in RatingChange.objects.filter(player=player)}
+    # A private game is listed for its own players (and staff), not for the rest.
+    shared = set() if mine or viewer is None or not viewer.is_authenticated else set(
+        Seat.objects.filter(player=viewer, game__in=[s.game_id for s in seats])
+        .values_list("game_id", flat=True))
+    hidden = 0
     for seat in seats:
         game = seat.game
-        if game.private and not mine:
+        if game.private and not mine and game.pk not in shared:
+            hidden += 1
             continue
         if game.status in (Game.Status.OPEN, Game.Status.PLAYING):
             current.append(game)
@@ -129,4 +135,4 @@ def record(player, viewer) -> dict:
                 "change": _signed(change) if change else None,
             })
     return {"presets": sorted(presets.values(), key=lambda r: (-r["played"], r["name"])),
-            "current": current[:20], "recent": recent}
+            "current": current[:20], "recent": recent, "hidden": hidden}

@@ -94,6 +94,8 @@ def test_the_profile_shows_ratings_chart_and_games(alice, bob, carol, classic, s
                      body)
     assert f'href="/games/{playing.pk}/"' in body  # playing now
     assert f"/games/{secret.pk}/" not in body  # a private game is not shown to others
+    assert "1 private game is not listed here" in body
+    assert f'href="/games/{secret.pk}/"' in client_for(bob).get("/accounts/u/alice/").content.decode()
     assert f'href="/games/{secret.pk}/"' in client_for(alice).get("/accounts/u/alice/").content.decode()
     for game in games + [casual]:
         assert f'href="/games/{game.pk}/replay/"' in body
