@@ -209,6 +209,8 @@ def _my_games(request, *, message=None, status=200):
                "opponents": [s for s in seats if s.pk != mine.pk]}
         if game.status == Game.Status.FINISHED:
             row["verdict"] = outcome.match_verdict(game, seats)
+            if game.rematch_id is None and not mine.wants_rematch:  # an offer to answer
+                row["rematch_by"] = ", ".join(s.name for s in seats if s.wants_rematch)
             finished.append(row)
         else:
             (yours if waiting else others).append(row)
@@ -216,6 +218,7 @@ def _my_games(request, *, message=None, status=200):
     yours.sort(key=lambda r: r["game"].deadline or far)
     others.sort(key=lambda r: (not r["game"].is_playing, r["game"].deadline or far))
     finished.sort(key=lambda r: r["game"].finished_at or r["game"].created_at, reverse=True)
+    finished.sort(key=lambda r: not r.get("rematch_by"))  # offers to answer first
     ctx = {"yours": yours, "others": others, "finished": finished, "refusal": message,
            "challenges": list(services.open_challenges(request.user)), "live_page": "mine"}
     return render(request, "games/my_games.html", ctx, status=status)

@@ -30,10 +30,14 @@ PAGES = ("lobby", "mine")  # pages with a live list besides the navigation
 
 def waiting_for(user) -> int:
     """Games in play whose move is this person's (not a computer's standing in), and
-    challenges waiting for their answer."""
+    challenges and rematch offers waiting for their answer."""
     moves = Game.objects.filter(status=Game.Status.PLAYING, seats__player=user,
                                 seats__number=F("turn_seat"), seats__bot_level="").count()
-    return moves + Game.objects.filter(status=Game.Status.OPEN, challenged=user).count()
+    challenges = Game.objects.filter(status=Game.Status.OPEN, challenged=user).count()
+    rematches = (Game.objects.filter(status=Game.Status.FINISHED, rematch__isnull=True,
+                                     seats__player=user, seats__wants_rematch=False)
+                 .filter(seats__wants_rematch=True).distinct().count())  # another asked
+    return moves + challenges + rematches
 
 
 class NavConsumer(SiteConsumer):

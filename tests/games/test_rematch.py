@@ -123,3 +123,18 @@ def test_a_refused_rematch_answers_with_the_table_and_why(duel, alice):
     r = client_for(alice).post(f"/games/{duel.pk}/rematch/", headers={"HX-Request": "true"})
     assert r.status_code == 409
     assert "A rematch can be agreed once the game is over." in r.content.decode()
+
+
+def test_a_rematch_offer_waits_in_my_games_and_on_the_badge(finished, alice, bob, carol):
+    from games.navigation import waiting_for
+
+    assert waiting_for(alice) == 0
+    services.accept_rematch(finished.pk, bob)
+    assert (waiting_for(alice), waiting_for(carol), waiting_for(bob)) == (1, 1, 0)
+    page = client_for(alice).get("/games/mine/").content.decode()
+    assert "bob would like a rematch." in page
+    assert "would like a rematch" not in client_for(bob).get("/games/mine/").content.decode()
+    services.accept_rematch(finished.pk, alice)
+    assert waiting_for(alice) == 0 and waiting_for(carol) == 1
+    services.accept_rematch(finished.pk, carol)  # the rematch opens: nothing left to answer
+    assert waiting_for(carol) == 0
