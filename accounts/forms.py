@@ -30,6 +30,10 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ("display_name", "move_emails", "email_reminders")
+        # Not to be mistaken for the email that says it is your move (move_emails).
+        labels = {"email_reminders": _("Reminders before time runs out")}
+        help_texts = {"email_reminders": _("Email me again while my move waits, before the "
+                                           "site plays for me.")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
