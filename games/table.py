@@ -233,7 +233,7 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
             finished_note = _("%(name)s ran out of time too often and forfeited: the durak.") % {
                 "name": name(game.forfeited_seat)}
         elif match.resigned is not None:
-            finished_note = _("%(name)s resigned and loses the match.") % {
+            finished_note = _("Game over. %(name)s resigned and loses the match.") % {
                 "name": side_name(rules, seats, match.resigned)}
         elif match.deal_number == 1:  # one deal played: its durak, or the draw
             lost = [side for side, count in sorted(losses.items()) if count]

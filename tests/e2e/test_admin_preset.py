@@ -30,9 +30,9 @@ def test_a_preset_made_in_the_admin_is_offered_and_played(new_page, django_user_
     page.get_by_label("Hand size:").select_option("5")
     page.get_by_label("First bout limit:").select_option("5")
     page.get_by_role("button", name="Save", exact=True).click()
-    # The engine refuses five hands of five from 24 cards, and says so.
+    # Six hands of five can't come from 24 cards: the admin is told so in plain words.
     expect(page.locator(".errornote, .errorlist").first).to_be_visible()
-    expect(page.locator("#content")).to_contain_text("needs 25 cards")
+    expect(page.locator("#content")).to_contain_text("6 players with 5 cards each need 30 cards")
 
     page.get_by_label("Most players:").fill("4")
     page.get_by_role("button", name="Save", exact=True).click()

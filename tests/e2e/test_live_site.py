@@ -59,7 +59,7 @@ def test_the_lobby_and_the_navigation_update_by_themselves(new_page):
     assert sorted(shown) == [0, 1], shown  # exactly the player to move has a badge
     expect(badges[shown.index(1)]).to_have_text("1")
     mover, other = (vera, oleg) if shown[0] else (oleg, vera)
-    assert mover.page.evaluate("window.shown") == [["Your move — Durak", "1 game waits for your move."]]
+    assert mover.page.evaluate("window.shown") == [["Your move — Durak", "1 game waits for you."]]
     assert other.page.evaluate("window.shown") == []
     assert mover.page.title().startswith("(1) ") or mover.page.locator("#table").count()
     vera.page.screenshot(path="artifacts/screenshots/nav-live-desktop.png")
