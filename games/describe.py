@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from .engine import Card
+from .engine.cards import SUIT_SYMBOLS
 
 RANK_WORDS = {
     11: lambda: _("jack"), 12: lambda: _("queen"), 13: lambda: _("king"), 14: lambda: _("ace"),
@@ -26,7 +27,6 @@ RANK_LETTERS = {
     11: lambda: pgettext("the letter on a jack", "J"), 12: lambda: pgettext("the letter on a queen", "Q"),
     13: lambda: pgettext("the letter on a king", "K"), 14: lambda: pgettext("the letter on an ace", "A"),
 }
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def rank_letter(rank: int) -> str:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from . import describe
 from .engine import Attack, Card, Defend, ExchangeTrump, Pass, Take, Transfer
+from .engine.cards import SUIT_SYMBOLS
 from .models import Game, Seat
 
 
@@ -276,6 +277,6 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
         "last_result": last_result,
         "finished_note": finished_note,
         "trump_name": describe.suit_name(view["trump"]),
-        "trump_symbol": {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[view["trump"]],
+        "trump_symbol": SUIT_SYMBOLS[view["trump"]],
     })
     return ctx

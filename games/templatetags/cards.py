@@ -12,10 +12,9 @@ from django.utils.translation import get_language
 
 from .. import describe
 from ..engine import Card
+from ..engine.cards import SUIT_SYMBOLS
 
 register = template.Library()
-
-SUIT_SYMBOLS = describe.SUIT_SYMBOLS
 
 
 _drawn: dict[tuple, str] = {}  # (code, class, language) -> HTML: a few hundred at most
