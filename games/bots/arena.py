@@ -220,7 +220,7 @@ def report(rules: Rules, stats: Mapping[str, BotStats], deals: int, draws: int, 
     print(f"{deals} deals ({draws} drawn){took}; a fair share of losses is "
           f"1/{sides} = {1 / sides:.1%} per {'team' if rules.teams else 'seat'}", file=out)
     print(f"{'bot':<16}{'played':>8}{'lost':>7}{'loss rate':>11}{'95% CI':>17}"
-          f"{'moves':>8}{'mean ms':>9}{'p95 ms':>8}{'max ms':>8}{'cpu p95':>9}", file=out)
+          f"{'moves':>8}{'mean ms':>9}{'p95 ms':>9}{'max ms':>11}{'cpu p95':>9}", file=out)
     for label, st in sorted(stats.items()):
         n, k = st["units"], st["losses"]
         lo, hi = wilson(k, n)
@@ -229,8 +229,8 @@ def report(rules: Rules, stats: Mapping[str, BotStats], deals: int, draws: int, 
         cpu = st["cpu_times"]
         cpu_p95 = f"{percentile(cpu, 0.95) * 1000:.1f}" if cpu else "-"
         print(f"{label:<16}{n:>8}{k:>7}{k / n if n else 0:>11.1%}{f'[{lo:.1%}, {hi:.1%}]':>17}"
-              f"{len(times):>8}{mean:>9.1f}{percentile(times, 0.95) * 1000:>8.1f}"
-              f"{(max(times) if times else 0) * 1000:>8.1f}{cpu_p95:>9}", file=out)
+              f"{len(times):>8}{mean:>9.1f}{percentile(times, 0.95) * 1000:>9.1f}"
+              f"{(max(times) if times else 0) * 1000:>11.1f}{cpu_p95:>9}", file=out)
 
 
 def tally_files(paths: list[str], out: TextIO | None = None) -> int:
