@@ -174,8 +174,8 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
             role = _("taking") if view["taking"] else _("defender")  # R15: takes after throw-ins
         elif n == view["attacker"]:
             role = _("attacker")
-        elif n in view["eligible"]:
-            role = _("may throw in")
+        elif n in view["eligible"]:  # R13: a co-attacker waits for the initiative
+            role = _("may throw in") if view["to_act"] == n else _("can throw in later")
         else:
             role = ""
         table_seats.append({

@@ -122,17 +122,23 @@
     closeAsk(form);
     if (play) form.requestSubmit();
   }
+  function beatRadios(form, card) {
+    return Array.prototype.filter.call(
+      form.querySelectorAll("fieldset.beat input[data-beat-with]"),
+      function (r) { return r.dataset.beatWith === card; });
+  }
   function closeAsk(form) {
     var ask = form.querySelector(".ask");
     if (ask) ask.remove();
   }
-  function ask(form, button, radios, play) {
+  // `transfer`: the hand card's transfer checkbox, when the card may also transfer (R32).
+  function ask(form, button, radios, play, transfer) {
     closeAsk(form);
     var box = document.createElement("div");
     box.className = "ask";
     box.setAttribute("role", "group");
     var question = document.createElement("p");
-    question.textContent = form.dataset.ask;
+    question.textContent = transfer ? form.dataset.askTransfer : form.dataset.ask;
     question.id = "ask-question";
     box.setAttribute("aria-labelledby", question.id);
     box.appendChild(question);
@@ -154,6 +160,19 @@
       choice.addEventListener("click", function () { beatWith(form, radio, play); });
       box.appendChild(choice);
     });
+    if (transfer) {
+      var pass = document.createElement("button");
+      pass.type = "button";
+      pass.className = "transfer";
+      pass.textContent = form.dataset.transfer;
+      pass.addEventListener("click", function () {
+        transfer.checked = true;
+        update(form);
+        closeAsk(form);
+        form.requestSubmit();
+      });
+      box.appendChild(pass);
+    }
     var cancel = document.createElement("button");
     cancel.type = "button";
     cancel.className = "secondary";
@@ -170,18 +189,23 @@
     if (label) {
       var box = label.querySelector("input[type=checkbox]");
       var others = chosen(form).filter(function (b) { return b !== box; });
-      if (!box || box.disabled || box.checked || others.length ||
-          form.dataset.max !== "1" || form.querySelector("fieldset.beat")) return;
+      if (!box || box.disabled || box.checked || others.length || form.dataset.max !== "1") return;
+      // R32: a transfer is a whole move; a card that may also beat asks which it does.
+      var transfer = box.value.indexOf("transfer:") === 0;
+      if (form.querySelector("fieldset.beat") && !transfer) return;
       event.preventDefault();
+      var beats = transfer ? beatRadios(form, box.value.split(":")[1]) : [];
+      if (beats.length) {
+        ask(form, label, beats, true, box);
+        return;
+      }
       box.checked = true;
       form.requestSubmit();
       return;
     }
     var button = target.closest("fieldset.hand button.beat-with");
     if (!button) return;
-    var radios = Array.prototype.filter.call(
-      form.querySelectorAll("fieldset.beat input[data-beat-with]"),
-      function (r) { return r.dataset.beatWith === button.dataset.beatWith; });
+    var radios = beatRadios(form, button.dataset.beatWith);
     var play = chosen(form).length === 0;
     if (radios.length === 1) beatWith(form, radios[0], play);
     else if (radios.length > 1) ask(form, button, radios, play);

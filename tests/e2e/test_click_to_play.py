@@ -7,9 +7,10 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import RulePreset
-from tests.e2e.helpers import PASSWORD, open_table, send_move, wait_state
+from tests.e2e.helpers import PASSWORD, open_table, quiet_notify, send_move, wait_state
 from tests.e2e.test_choosing_cards import log_in, stacked_game
 from tests.e2e.test_screenshots import SIZES, shoot
+from tests.stacking import stack_new_matches
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -65,3 +66,43 @@ def test_the_defender_beats_by_clicking_and_is_asked_which_card(
     # Both beaten and olga has nothing to throw in: the bout's six cards are discarded.
     assert state["table"] == []
     expect(page.locator("#announcer")).to_contain_text("pia beats 7♣ with J♣.")
+
+
+# Pia (seat 1) holds 7♥ (a trump: it may beat the 7♠ or transfer) and 7♣ (it may only
+# transfer); hearts are trump; olga leads the 7♠.
+TRANSFER_DECK = ["7S", "7H", "QS", "7C", "QC", "9D", "QD", "JS", "KS", "JC", "KC", "JD", "6H"]
+
+
+def test_a_transfer_plays_on_one_click_or_asks_when_the_card_also_beats(
+        new_page, django_user_model, monkeypatch):
+    olga = django_user_model.objects.create_user(username="olga", password=PASSWORD)
+    pia, person = log_in(new_page, django_user_model, "pia", viewport=SIZES["phone"],
+                         is_mobile=True, has_touch=True)
+    page = person.page
+    perevodnoy = RulePreset.objects.get(name="Perevodnoy (transfer)")
+
+    def attacked():
+        stack_new_matches(monkeypatch, TRANSFER_DECK, seed="e2e")
+        quiet_notify(monkeypatch)
+        game = services.create_game(olga, perevodnoy, players=2, deals=1)
+        game = services.join_game(game.pk, pia)
+        game = services.play(game.pk, olga, ["attack:7S"], game.version)
+        open_table(person, game.pk, "(s) => s.mine")
+
+    # The 7♣ can only transfer: one click transfers it, and olga defends both.
+    attacked()
+    state = answered(person, lambda: hand(page, "7C").click())
+    assert state["table"] == ["7S", "7C"] and not state["mine"]
+    expect(page.locator("#table .last-move")).to_contain_text("pia transfers with 7♣.")
+
+    # The 7♥ could transfer or beat the 7♠: the table asks, and "Transfer" transfers.
+    attacked()
+    hand(page, "7H").click()
+    ask = page.locator("#move .ask")
+    expect(ask).to_contain_text("Transfer with this card, or beat a card with it?")
+    expect(ask.get_by_role("button", name="Beat 7♠ with 7 of hearts")).to_be_visible()
+    shoot(page, "table-transfer-ask-phone", SIZES["phone"])
+    state = answered(person, lambda: ask.get_by_role("button", name="Transfer",
+                                                     exact=True).click())
+    assert state["table"] == ["7S", "7H"] and not state["mine"]
+    expect(page.locator("#table .last-move")).to_contain_text("pia transfers with 7♥.")

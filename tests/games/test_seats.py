@@ -85,3 +85,22 @@ def test_the_table_says_when_the_defender_takes(alice, bob, classic, stacked):
     page = client_for(alice).get(table_url(game)).content.decode()
     assert "bob takes the cards: throw in more for them to pick up, or pass." in page
     assert '<span class="role">taking</span>' in page
+
+
+def test_a_co_attacker_waits_for_the_initiative(alice, bob, carol, classic, seeded):
+    game = services.create_game(alice, classic, players=3, move_time=timedelta(hours=1))
+    services.join_game(game.pk, bob)
+    game = services.join_game(game.pk, carol)
+    deal = game.match().deal
+    co_attacker = next(n for n in deal.eligible if n != deal.attacker)
+    page = client_for(alice).get(table_url(game)).content.decode()
+    assert '<span class="role">can throw in later</span>' in page  # the attacker leads first
+    assert "may throw in" not in page
+    while deal.to_act != co_attacker:  # lead, beat, and the attacker passes: now it may
+        token = next(a.token() for a in deal.legal_actions(deal.to_act)
+                     if a.token() != "take")
+        user = game.seats.get(number=deal.to_act).player
+        game = services.play(game.pk, user, [token], game.version)
+        deal = game.match().deal
+    page = client_for(alice).get(table_url(game)).content.decode()
+    assert '<span class="role">may throw in</span>' in page
