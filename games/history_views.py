@@ -40,8 +40,9 @@ def replay_page(request, game_id):
     if not raw.isdigit() or len(raw) > MOVE_DIGITS:
         return _refused(request, game, _("“%(move)s” is not a move number.") % {
             "move": raw[:12]}, 400)
+    mine = services.seat_of(game, request.user)
     try:
-        frame = replay.step(game, int(raw))
+        frame = replay.step(game, int(raw), mine.number if mine is not None else None)
     except replay.NoReplay as exc:
         return _refused(request, game, str(exc), 409)
     invite = request.GET.get("invite", "")[:64]
@@ -62,8 +63,7 @@ def replay_page(request, game_id):
         "review_pending": marks is None and review.pending(game),
         "here_url": link(number),
         "move_number": number,
-        "may_ask_review": services.seat_of(game, request.user) is not None
-        or request.user.is_staff,
+        "may_ask_review": mine is not None or request.user.is_staff,
     })
 
 

@@ -13,7 +13,7 @@ from . import describe
 from .engine import InvalidAction, Match, action_from_token
 from .engine.replay import export, play_through, positions
 from .models import Game, Move, Seat
-from .table import side_name
+from .table import around, side_name
 
 PLAYED = (Move.Kind.MOVE, Move.Kind.BOT, Move.Kind.TIMEOUT)
 
@@ -72,9 +72,10 @@ def record(game: Game) -> dict:
     return data
 
 
-def step(game: Game, number: int) -> dict:
+def step(game: Game, number: int, viewer: int | None = None) -> dict:
     """The table after move `number` (clamped to 0..the last move), for
-    templates/games/replay.html."""
+    templates/games/replay.html. `viewer`: the seat of the player looking, shown apart as
+    `me`, at the bottom as at the live table; the others from the viewer's left (R2)."""
     moves = moves_of(game)
     match = start_of(game)
     number = max(0, min(number, len(moves)))
@@ -94,6 +95,16 @@ def step(game: Game, number: int) -> dict:
     view = deal.view(None)  # the public table; hands come from the deal: the game is over
     if number == 0:
         lines = view["history"]
+    me = seats[viewer] if viewer is not None and 0 <= viewer < len(seats) else None
+
+    def shown(seat: Seat) -> dict:
+        return {
+            "name": seat.name,
+            "hand": [c.code for c in deal.hand(seat.number)],
+            "out": seat.number in view["out"],
+            "to_act": not deal.is_over and deal.to_act == seat.number,
+            "defender": not deal.is_over and deal.defender == seat.number,
+        }
     return {
         "number": number,
         "last": len(moves),
@@ -106,13 +117,8 @@ def step(game: Game, number: int) -> dict:
         "talon_size": view["talon_size"],
         "discard_size": view["discard_size"],
         "pairs": view["table"],
-        "seats": [{
-            "name": seat.name,
-            "hand": [c.code for c in deal.hand(seat.number)],
-            "out": seat.number in view["out"],
-            "to_act": not deal.is_over and deal.to_act == seat.number,
-            "defender": not deal.is_over and deal.defender == seat.number,
-        } for seat in seats],
+        "seats": [shown(seat) for seat in around(seats, me)],
+        "me": shown(me) if me is not None else None,
         "tally": [{"name": side_name(match.rules, seats, side), "losses": lost}
                   for side, lost in sorted(match.losses.items())],
     }

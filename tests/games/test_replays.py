@@ -134,3 +134,18 @@ def test_a_game_aborted_in_play_replays_to_where_it_stopped(alice, bob, admin, c
     assert_replays_exactly(game)
     body = client_for(bob).get(f"/games/{game.pk}/replay/?move=5").content.decode()
     assert "Move 5 of 5" in body
+
+
+def test_the_replay_shows_your_seat_at_the_bottom_and_the_others_from_your_left(
+        alice, bob, carol, dave, classic, seeded, django_user_model):
+    game = finish(table(alice, classic, [bob, carol, dave]), seed=1)
+
+    def names(page):  # the seats' names from top to bottom
+        return re.findall(r'<li class="seat[^"]*">\s*<span class="name">([^<]+)</span>', page)
+
+    url = f"/games/{game.pk}/replay/?move=0"
+    assert names(client_for(carol).get(url).content.decode()) == [
+        "dave", "alice", "bob", "carol (you)"]  # R2: clockwise from carol's left
+    erin = django_user_model.objects.create_user(username="erin", password="x")
+    assert names(client_for(erin).get(url).content.decode()) == [  # a spectator: from seat 0
+        "alice", "bob", "carol", "dave"]
