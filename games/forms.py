@@ -149,6 +149,7 @@ class ChallengeForm(ClockForm):
 
     opponent = forms.CharField(label=_("Player"), max_length=150,
                                help_text=_("Their user name, as on their profile."))
+    rated = _create["rated"]
     field_order = ["opponent"]
 
     def __init__(self, *args, **kwargs):

@@ -133,7 +133,7 @@ def challenge(request):
     def make() -> int:
         opponent = services.find_player(form.cleaned_data["opponent"])
         return services.challenge(request.user, opponent, form.cleaned_data["preset"],
-                                  **form.clock_options()).pk
+                                  rated=form.cleaned_data["rated"], **form.clock_options()).pk
 
     game_id, status = _once(
         request, "challenge", form, make,

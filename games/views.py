@@ -97,7 +97,8 @@ def _table_context(game: Game, user, *, invite: str, message=None, seats=None) -
         # A challenge waits for its player: no computer may take their seat by a start.
         "can_start": can_cancel and game.challenged_id is None,
         "can_join": game.is_open and me is None and user is not None and user.is_authenticated
-        and any(s.is_empty for s in seats),
+        and any(s.is_empty for s in seats) and game.challenged_id != user.pk,
+        "challenged_me": game.is_open and user is not None and game.challenged_id == user.pk,
         "now": timezone.now(),
         "user": user,
     })

@@ -38,9 +38,9 @@ def find_player(name: str):
 
 
 def challenge(user, opponent, preset, *, time_control=None, move_time=None, bank_time=None,
-              increment=None) -> Game:
-    """A private table for `user` and `opponent` (no bots); `opponent` hears of it by
-    email after the commit."""
+              increment=None, rated=True) -> Game:
+    """A private table for `user` and `opponent` (no bots), rated unless `rated=False`;
+    `opponent` hears of it by email after the commit."""
     need_user(user)
     if opponent is None or not getattr(opponent, "is_active", False):
         raise NotFound(_("There is no such player."))
@@ -53,7 +53,7 @@ def challenge(user, opponent, preset, *, time_control=None, move_time=None, bank
     with transaction.atomic():
         game = create_game(user, preset, players=CHALLENGE_PLAYERS, bots=0, private=True,
                            time_control=time_control, move_time=move_time,
-                           bank_time=bank_time, increment=increment)
+                           bank_time=bank_time, increment=increment, rated=rated)
         game.challenged = opponent
         game.save(update_fields=["challenged"])
         transaction.on_commit(partial(notify.queue_challenge_mail, game.pk), robust=True)

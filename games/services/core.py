@@ -54,11 +54,13 @@ def seat_of(game, user) -> Seat | None:
 
 
 def can_view(game, user, invite_token=None) -> bool:
-    """Private games are seen only by their players, holders of the invite link, and staff."""
+    """Private games are seen only by their players, the player challenged to one, holders
+    of the invite link, and staff."""
     if not game.private:
         return True
     if user is not None and user.is_authenticated and (
-        user.is_staff or game.seats.filter(player=user).exists()
+        user.is_staff or game.challenged_id == user.pk
+        or game.seats.filter(player=user).exists()
     ):
         return True
     return bool(invite_token) and hmac.compare_digest(str(invite_token), game.invite_token)

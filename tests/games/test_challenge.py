@@ -186,3 +186,17 @@ def test_the_challenge_form_offers_only_rules_for_two(alice_client, classic, pai
     assert f'<option value="{classic.pk}"' in page and f'<option value="{pairs.pk}"' not in page
     response = _challenge(alice_client, pairs)
     assert response.status_code == 400 and Game.objects.count() == 0
+
+
+def test_a_challenge_may_be_casual_and_says_which(alice_client, bob_client, bob, classic):
+    _challenge(alice_client, classic, rated="casual")
+    game = Game.objects.get()
+    assert not game.rated  # no rating moves, and the coach may give hints
+    assert "challenges you: " in (mine := bob_client.get("/games/mine/").content.decode())
+    assert ", casual</span>" in mine
+    assert "· casual" in alice_client.get(f"/games/{game.pk}/").content.decode()
+    _challenge(alice_client, classic)  # rated unless asked otherwise
+    rated = Game.objects.latest("pk")
+    table = bob_client.get(f"/games/{rated.pk}/").content.decode()  # bob may look first
+    assert rated.rated and "· rated" in table
+    assert f'action="/games/{rated.pk}/challenge/"' in table and "Take a seat" not in table
