@@ -98,7 +98,8 @@ def _table_context(game: Game, user, *, invite: str, message=None, seats=None) -
         "can_start": can_cancel and game.challenged_id is None,
         "can_join": game.is_open and me is None and user is not None and user.is_authenticated
         and any(s.is_empty for s in seats) and game.challenged_id != user.pk,
-        "challenged_me": game.is_open and user is not None and game.challenged_id == user.pk,
+        "challenged_me": game.is_open and game.challenged_id is not None and user is not None
+        and game.challenged_id == user.pk,
         "now": timezone.now(),
         "user": user,
     })

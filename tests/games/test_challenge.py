@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.test import Client
 
 from accounts import unsubscribe
 from games import services
@@ -200,3 +201,6 @@ def test_a_challenge_may_be_casual_and_says_which(alice_client, bob_client, bob,
     table = bob_client.get(f"/games/{rated.pk}/").content.decode()  # bob may look first
     assert rated.rated and "· rated" in table
     assert f'action="/games/{rated.pk}/challenge/"' in table and "Take a seat" not in table
+    open_table = services.create_game(bob, classic, players=2)  # no challenge: no answer
+    for client in (Client(), alice_client):
+        assert "/challenge/" not in client.get(f"/games/{open_table.pk}/").content.decode()
