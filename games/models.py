@@ -283,6 +283,11 @@ class Game(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
     @property
+    def rating_label(self) -> str:
+        """"rated" or "casual", as the table and My games say it."""
+        return gettext("rated") if self.rated else gettext("casual")
+
+    @property
     def clock_label(self) -> str:
         """The time control in words: "1 day per move", "3 days + 1 day per move"."""
         if not self.has_bank:

@@ -88,6 +88,8 @@ def _table_context(game: Game, user, *, invite: str, message=None, seats=None) -
     here = reverse("table", args=[game.pk]) + (f"?{urlencode({'invite': invite})}" if invite else "")
     can_cancel = (game.is_open and user is not None and user.is_authenticated
                   and (user.is_staff or game.created_by_id == user.pk))
+    challenged_me = (game.is_open and game.challenged_id is not None and user is not None
+                     and game.challenged_id == user.pk)  # they answer; they don't join
     ctx.update({
         "message": message,
         "invite": invite,
@@ -97,9 +99,8 @@ def _table_context(game: Game, user, *, invite: str, message=None, seats=None) -
         # A challenge waits for its player: no computer may take their seat by a start.
         "can_start": can_cancel and game.challenged_id is None,
         "can_join": game.is_open and me is None and user is not None and user.is_authenticated
-        and any(s.is_empty for s in seats) and game.challenged_id != user.pk,
-        "challenged_me": game.is_open and game.challenged_id is not None and user is not None
-        and game.challenged_id == user.pk,
+        and any(s.is_empty for s in seats) and not challenged_me,
+        "challenged_me": challenged_me,
         "now": timezone.now(),
         "user": user,
     })
