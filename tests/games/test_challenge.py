@@ -204,3 +204,9 @@ def test_a_challenge_may_be_casual_and_says_which(alice_client, bob_client, bob,
     open_table = services.create_game(bob, classic, players=2)  # no challenge: no answer
     for client in (Client(), alice_client):
         assert "/challenge/" not in client.get(f"/games/{open_table.pk}/").content.decode()
+
+
+def test_a_bad_rating_choice_is_refused_and_makes_no_table(alice_client, bob, classic):
+    response = _challenge(alice_client, classic, rated="sometimes")
+    assert response.status_code == 400 and Game.objects.count() == 0
+    assert "Select a valid choice" in response.content.decode()
