@@ -210,7 +210,7 @@ def _my_games(request, *, message=None, status=200):
         if game.status == Game.Status.FINISHED:
             row["verdict"] = outcome.match_verdict(game, seats)
             if game.rematch_id is None and not mine.wants_rematch:  # an offer to answer
-                row["rematch_by"] = ", ".join(s.name for s in seats if s.wants_rematch)
+                row["rematch_by"] = [s.name for s in seats if s.wants_rematch]
             finished.append(row)
         else:
             (yours if waiting else others).append(row)

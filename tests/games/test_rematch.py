@@ -138,3 +138,13 @@ def test_a_rematch_offer_waits_in_my_games_and_on_the_badge(finished, alice, bob
     assert waiting_for(alice) == 0 and waiting_for(carol) == 1
     services.accept_rematch(finished.pk, carol)  # the rematch opens: nothing left to answer
     assert waiting_for(carol) == 0
+
+
+def test_a_rematch_offer_from_two_players_reads_in_the_plural(finished, alice, bob, carol):
+    services.accept_rematch(finished.pk, bob)
+    finn = client_for(carol)
+    finn.cookies["django_language"] = "fi"
+    assert "bob haluaa uusintaottelun." in finn.get("/games/mine/").content.decode()
+    services.accept_rematch(finished.pk, alice)
+    for url in ("/games/mine/", table_url(finished)):
+        assert "alice, bob haluavat uusintaottelun." in finn.get(url).content.decode()
