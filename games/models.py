@@ -535,3 +535,17 @@ class ChatMute(models.Model):
 
     def __str__(self):
         return f"{self.user_id} mutes {self.muted_id}"
+
+
+class DeadlineSweep(models.Model):
+    """One row: when the deadline sweep last ran (games.services.clocks). A longer gap than
+    its grace means the site could not play timeouts, and the clocks move on by it."""
+
+    last_run = models.DateTimeField(_("last run"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("deadline sweep")
+        verbose_name_plural = _("deadline sweeps")
+
+    def __str__(self):
+        return f"deadline sweep at {self.last_run}"
