@@ -55,6 +55,9 @@ class Player(AbstractUser):
                                          db_index=True)
     display_name_skeleton = models.CharField(max_length=64, blank=True, editable=False,
                                              db_index=True)
+    # Changed by each confirmed email change: a confirmation link carries the value it was
+    # made with, so it works once (accounts.views.email_change_confirm).
+    email_stamp = models.CharField(max_length=32, blank=True, editable=False)
     # The record: one deal is one hand of Durak, from the deal until someone is left holding cards.
     deals_played = models.PositiveIntegerField(_("deals played"), default=0)
     deals_lost = models.PositiveIntegerField(_("deals lost"), default=0)

@@ -1,3 +1,5 @@
+import secrets
+
 from axes.helpers import get_cool_off
 from django.conf import settings
 from django.contrib import messages
@@ -101,7 +103,8 @@ def email_change(request):
                 "email_change_account")
         new_email = form.cleaned_data["email"]
         token = signing.dumps(
-            {"player": player.pk, "old": player.email, "new": new_email}, salt=EMAIL_CHANGE_SALT)
+            {"player": player.pk, "old": player.email, "new": new_email,
+             "stamp": player.email_stamp}, salt=EMAIL_CHANGE_SALT)
         link = request.build_absolute_uri(reverse("email_change_confirm", args=[token]))
         context = {"player": player, "link": link, "new_email": new_email,
                    "days": EMAIL_CHANGE_MAX_AGE // 86400}
@@ -122,7 +125,8 @@ def email_change_confirm(request, token):
 
     Whoever holds the link may confirm it, logged in or not: the link itself proves that
     the new mailbox is the player's, and the password was checked when it was asked for.
-    It names the old address too, so it stops working once the address has changed.
+    It names the old address and the player's email stamp, which each confirmation
+    changes: it works once, and not after any other change.
     """
     try:
         data = signing.loads(token, salt=EMAIL_CHANGE_SALT, max_age=EMAIL_CHANGE_MAX_AGE)
@@ -134,15 +138,21 @@ def email_change_confirm(request, token):
         return _email_change_refused(request, _(
             "This link is not valid. Please check that you copied all of it, or ask for a "
             "new one on your profile."))
-    if not isinstance(data, dict) or not {"player", "old", "new"} <= data.keys():
+    if not isinstance(data, dict) or not {"player", "old", "new", "stamp"} <= data.keys():
         return _email_change_refused(request, _("This link is not valid."))
-    player = Player.objects.filter(pk=data["player"], is_active=True).first()
-    if player is None or player.email != data["old"]:
+    current = Player.objects.filter(
+        pk=data["player"], is_active=True, email=data["old"], email_stamp=data["stamp"])
+    player = current.first()
+    if player is None:
         return _email_change_refused(request, _(
             "This link has already been used, or your address has changed since it was "
             "sent."))
     if request.method == "POST":
-        Player.objects.filter(pk=player.pk, email=data["old"]).update(email=data["new"])
+        # Only the first of two racing confirmations finds the stamp unchanged.
+        if not current.update(email=data["new"], email_stamp=secrets.token_hex(16)):
+            return _email_change_refused(request, _(
+                "This link has already been used, or your address has changed since it "
+                "was sent."))
         messages.success(request, _("Your email address is now %(email)s.")
                          % {"email": data["new"]})
         return redirect("profile" if request.user.is_authenticated else "login")

@@ -152,3 +152,36 @@ def test_confirmation_mails_are_limited(alice_client, alice, password):
     statuses = [ask(alice_client, password, f"a{n}@example.org").status_code for n in range(5)]
     assert statuses == [302, 302, 302, 429, 429]
     assert len(mail.outbox) == 3
+
+
+def test_a_link_is_good_for_one_use_even_after_the_address_comes_back(
+        alice_client, alice, password):
+    ask(alice_client, password, email="alice2@example.org")
+    first = confirmation_link(mail.outbox[-1])  # alice -> alice2
+    assert alice_client.post(first).status_code == 302
+    ask(alice_client, password, email="alice@example.org")
+    second = confirmation_link(mail.outbox[-1])  # and back
+    assert alice_client.post(second).status_code == 302
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.org"
+
+    for method in (alice_client.get, alice_client.post):
+        r = method(first)  # names the address as it is again, but it has been used
+        assert r.status_code == 400
+        assert "already been used" in r.content.decode()
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.org"
+
+
+def test_a_later_confirmation_voids_an_earlier_link(alice_client, alice, password):
+    ask(alice_client, password, email="alice2@example.org")
+    first = confirmation_link(mail.outbox[-1])
+    ask(alice_client, password, email="alice3@example.org")
+    assert alice_client.post(confirmation_link(mail.outbox[-1])).status_code == 302
+    alice.refresh_from_db()
+    alice.email = "alice@example.org"  # set back by other means (the admin, say)
+    alice.save()
+    r = alice_client.post(first)
+    assert r.status_code == 400 and "already been used" in r.content.decode()
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.org"
