@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db import IntegrityError, transaction
+from django.db.models import DurationField, Exists, ExpressionWrapper, F, OuterRef, Value
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import notify
 from ..engine import Attack, ExchangeTrump, Match, Pass, Take
-from ..models import Game, Move, RulePreset, Seat
+from ..models import DeadlineSweep, Game, Move, RulePreset, Seat
 from .core import (
     commit_change,
     lock_game,
@@ -49,6 +49,8 @@ def play(game_id, user, tokens, version, *, seat=None) -> Game:
     try:
         return play_move(game_id, user, tokens, version, seat=seat)
     except TimeRanOut:
+        if forgive_downtime():  # the site was down, not the player: the clocks moved on
+            return play_move(game_id, user, tokens, version, seat=seat)
         try:
             timeout(game_id, version)
         except GameError:
@@ -132,10 +134,65 @@ def _forfeit(game: Game, match: Match, seat: Seat, now, *, player=None,
     return commit_change(game, kind=kind, seat=seat.number, player=player, actions=list(actions))
 
 
+SWEEP_GRACE = timedelta(seconds=30)  # the sweep runs every SWEEP_INTERVAL (3 s)
+CLOCK_TIMES = ("turn_started", "deadline", "next_reminder", "move_email_at")
+
+
+def forgive_downtime(now=None) -> timedelta | None:
+    """Record that the clocks are watched up to `now`. If they had not been for longer than
+    SWEEP_GRACE (the site, beat, the worker or the database was down), first move every
+    running clock on by the part of its turn that fell in the gap, so that nobody's time
+    runs out while the site could not play for them; returns the gap then, else None.
+    The first sweep ever knows of no gap. Two at once: the row lock makes one wait, and
+    it then sees the other's time."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        record = _locked_sweep_record()
+        last, gap = record.last_run, None
+        if last is not None and now - last > SWEEP_GRACE:
+            gap = now - last
+            _move_clocks_on(last, now)
+        record.last_run = max(now, last) if last is not None else now
+        record.save(update_fields=["last_run"])
+    return gap
+
+
+def _locked_sweep_record() -> DeadlineSweep:
+    record = DeadlineSweep.objects.select_for_update().filter(pk=1).first()
+    if record is None:
+        try:
+            with transaction.atomic():
+                record = DeadlineSweep.objects.create(pk=1)
+        except IntegrityError:  # another sweep made it first
+            record = DeadlineSweep.objects.select_for_update().get(pk=1)
+    return record
+
+
+def _move_clocks_on(last, now) -> None:
+    """Running clocks (not stopped for a vacation, not already overdue at the last sweep)
+    move on by the time since `last`, or since their turn began if it began later. One
+    UPDATE each, so a move that locks the game meanwhile sees the clock before or after."""
+    running = Game.objects.filter(status=Game.Status.PLAYING, paused_at__isnull=True,
+                                  deadline__gt=last, turn_started__isnull=False)
+    # Begun during the gap: the turn starts again now, with all of its time. (First: the
+    # others' turns then begin after `last` too.)
+    since_start = {name: ExpressionWrapper(F(name) - F("turn_started"),
+                                           output_field=DurationField())
+                   for name in CLOCK_TIMES[1:]}
+    running.filter(turn_started__gt=last).update(
+        turn_started=Value(now),
+        **{name: ExpressionWrapper(Value(now) + since, output_field=Game._meta.get_field(name))
+           for name, since in since_start.items()})
+    gap = now - last
+    running.filter(turn_started__lte=last).update(
+        **{name: F(name) + gap for name in CLOCK_TIMES})
+
+
 def sweep_expired(now=None) -> int:
     """Play every overdue timeout, and wake the stand-ins whose time has come; returns how
-    many were handled."""
+    many were handled. Clocks move on first by any outage (forgive_downtime)."""
     now = now or timezone.now()
+    forgive_downtime(now)
     done = 0
     stand_in = Seat.objects.filter(game=OuterRef("pk"), number=OuterRef("turn_seat"),
                                    player__isnull=False).exclude(bot_level="")
