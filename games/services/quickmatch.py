@@ -4,10 +4,10 @@ a new 2-player table (no bots, public) for the next player who asks for the same
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
-from ..models import Game, RulePreset, TimeControl
+from ..models import Game, Move, RulePreset, TimeControl
 from .core import need_user
 from .errors import BadRequest, Conflict
 from .lobby import _time_control, create_game, join_game
@@ -16,25 +16,38 @@ QUICK_PLAYERS = 2
 QUICK_DEALS = 1
 
 
-def _fitting(preset: RulePreset, clock: dict):
-    """Open public tables with this preset and exactly this clock, and a free seat, oldest
-    first. With a time bank, the bank and the increment are the clock (not move_time).
-    Like the table a quick match opens, they are rated and last one deal."""
-    tables = Game.objects.filter(status=Game.Status.OPEN, private=False, preset=preset,
+def _same_kind(preset: RulePreset, clock: dict, status: str):
+    """Public tables with this preset and exactly this clock, rated, of one deal (as the
+    table a quick match opens). With a time bank, the bank and the increment are the clock
+    (not move_time)."""
+    tables = Game.objects.filter(status=status, private=False, preset=preset,
                                  time_control=clock["time_control"], rated=True,
                                  deals=QUICK_DEALS, loss_limit__isnull=True)
     if clock["time_control"] == TimeControl.BANK:
-        tables = tables.filter(bank_time=clock["bank_time"], increment=clock["increment"])
-    else:
-        tables = tables.filter(move_time=clock["move_time"])
+        return tables.filter(bank_time=clock["bank_time"], increment=clock["increment"])
+    return tables.filter(move_time=clock["move_time"])
+
+
+def _fitting(preset: RulePreset, clock: dict):
+    """Open fitting tables with a free seat, oldest first."""
     free = Count("seats", filter=Q(seats__player__isnull=True, seats__bot_level=""))
-    return tables.annotate(free=free).filter(free__gt=0).order_by("created_at", "pk")
+    return (_same_kind(preset, clock, Game.Status.OPEN).annotate(free=free)
+            .filter(free__gt=0).order_by("created_at", "pk"))
+
+
+def _just_started(user, preset: RulePreset, clock: dict):
+    """The user's fitting tables that have started but where nobody has moved yet: what
+    another tab's quick match has just made of their click."""
+    moved = Move.objects.filter(game=OuterRef("pk")).exclude(kind=Move.Kind.SYSTEM)
+    return (_same_kind(preset, clock, Game.Status.PLAYING).filter(seats__player=user)
+            .exclude(Exists(moved)).order_by("started_at", "pk"))
 
 
 def quick_match(user, preset, *, time_control=None, move_time=None, bank_time=None,
                 increment=None) -> Game:
     """Seat `user` at the first fitting open table (not one they sit at already), or open
-    one. A table of their own that fits and still waits is given back, not a second one.
+    one. A table of their own that fits and still waits, or has just started with nobody
+    having moved, is given back, not a second one (quick match from several tabs).
 
     Two quick matches for the same preset take turns: each locks the preset's row first,
     so the second sees the table the first opened and joins it (no two lonely tables)."""
@@ -52,6 +65,9 @@ def quick_match(user, preset, *, time_control=None, move_time=None, bank_time=No
         mine = [game for game in tables if game.seats.filter(player=user).exists()]
         if mine:
             return mine[0]
+        started = _just_started(user, preset, clock).first()
+        if started is not None:
+            return started
         for game in tables:
             try:  # a table filled from its own page meanwhile: try the next
                 return join_game(game.pk, user)

@@ -148,3 +148,13 @@ def test_the_lobby_shows_the_quick_match_form(alice_client, classic):
     page = alice_client.get("/").content.decode()
     assert 'id="quick-match"' in page and 'action="/games/quick/"' in page
     assert 'id="quick_time_control"' in page
+
+
+def test_another_tab_after_the_table_started_gets_the_same_table(alice, bob, classic, seeded):
+    """Tabs clicked at once: once the first two clicks have started a table, the next
+    clicks of either player land at that table until someone has moved."""
+    first = services.quick_match(alice, classic, time_control="move", move_time=HOUR)
+    services.quick_match(bob, classic, time_control="move", move_time=HOUR)
+    assert services.quick_match(alice, classic, time_control="move", move_time=HOUR).pk == first.pk
+    assert services.quick_match(bob, classic, time_control="move", move_time=HOUR).pk == first.pk
+    assert list(Game.objects.values_list("status", flat=True)) == [Game.Status.PLAYING]
