@@ -13,6 +13,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from durak_site.keystrength import entropy_bits
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -34,15 +36,19 @@ DEV_SECRET_KEY = "insecure-dev-key-change-me-in-production-0123456789"
 SECRET_KEY = os.getenv("SECRET_KEY", "") or (DEV_SECRET_KEY if DEBUG else "")
 
 
+MIN_KEY_BITS = 256  # estimated entropy (durak_site.keystrength); token_urlsafe(50) has 400
+
+
 def weak_key(key: str) -> bool:
-    """As Django's security.W009: the public dev key, short, or few distinct characters."""
-    return key == DEV_SECRET_KEY or len(key) < 50 or len(set(key)) < 5
+    """The public dev key, or a key of words, patterns or repeats (too few bits)."""
+    return key == DEV_SECRET_KEY or entropy_bits(key) < MIN_KEY_BITS
 
 
 if not DEBUG and weak_key(SECRET_KEY):
     raise ImproperlyConfigured(
-        "SECRET_KEY is missing or weak (it must be at least 50 characters, at least 5 of "
-        "them different, and not the development key). Make one with\n"
+        f"SECRET_KEY is missing or weak: it looks like {entropy_bits(SECRET_KEY):.0f} bits "
+        f"of randomness, and it needs {MIN_KEY_BITS} (a long random string: no words, "
+        "patterns or repeats, and not the development key). Make one with\n"
         "  python -c 'import secrets; print(secrets.token_urlsafe(50))'\n"
         "and set it in the environment as SECRET_KEY (scripts/run makes one in "
         ".run/secret-key), or set DEBUG=true on a developer's machine.")
@@ -146,8 +152,10 @@ if REDIS_URL:
             # process and handed to its sockets there; the list-based layer
             # (channels_redis.core.RedisChannelLayer) queued a copy per socket and cost
             # ~17% more server CPU per move in the load benchmark.
+            # channels_redis' pub/sub layer, made to live through a Redis restart: it
+            # resubscribes, retries a publish once, and tells its consumers to catch up.
             "BACKEND": os.environ.get("CHANNEL_LAYER_BACKEND",
-                                      "channels_redis.pubsub.RedisPubSubChannelLayer"),
+                                      "durak_site.channel_layer.ReconnectingPubSubChannelLayer"),
             # redis-py 8 stops reading after 5 s by default (socket_timeout), exactly as
             # long as the list-based layer blocks waiting for a message: an idle table's
             # consumer crashed with "Timeout reading from ..." every 5 s. Wait longer.
@@ -281,6 +289,20 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", "60")}
 CELERY_TASK_IGNORE_RESULT = True
+# Queues by urgency, each consumed by a worker process of its own (Procfile, deploy/): bot
+# moves and the deadline sweep ("play") never wait behind the coach ("coach": hints,
+# reviews) or mail ("mail": also anything unrouted). A worker without -Q takes all three.
+CELERY_TASK_QUEUES = {"play": {}, "coach": {}, "mail": {}}
+CELERY_TASK_DEFAULT_QUEUE = "mail"
+CELERY_TASK_ROUTES = {
+    "games.tasks.bot_turn": {"queue": "play"},
+    "games.tasks.sweep_deadlines": {"queue": "play"},
+    "games.tasks.coach_hint": {"queue": "coach"},
+    "games.tasks.review_game": {"queue": "coach"},
+    "games.tasks.send_reminders": {"queue": "mail"},
+    "games.tasks.send_summaries": {"queue": "mail"},
+    "games.tasks.challenge_mail": {"queue": "mail"},
+}
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 3.0},
     # REMINDER_INTERVAL: the integration tier makes the mail round quicker.

@@ -65,7 +65,7 @@ def test_check_deploy_passes_with_the_environment_file_and_a_secret_key():
     refused = run_check({**env, "DEBUG": "false"})
     assert refused.returncode != 0 and "SECRET_KEY is missing or weak" in refused.stderr
     passed = run_check({**env, "DEBUG": "false",
-                        "SECRET_KEY": "kX3v-9qLr2" * 6})
+                        "SECRET_KEY": "c2Vv9-QmT0xJr7LpZk4WbHs1NyEd8GfUa3Oi_6qYnXwRtS5jMgCz0KeVhDlBuP7oAi-Fq"})
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "no issues" in passed.stdout
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-STRONG = "k3Y-" + "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ_-" * 2
+STRONG = "Xq0d4Lw7zB_s9KfN2mVtR-8jHcY1pGaE6uQoW3eTiZyU5rDxMnJbC0vFhSlAk7gP4-wq"  # token_urlsafe(50)
 
 
 def manage_check(**env):
@@ -25,12 +25,56 @@ def manage_check(**env):
     "insecure-dev-key-change-me-in-production-0123456789",  # the public dev key
     "short-but-varied-key-0123456789",  # under 50 characters
     "ab" * 40,  # long, but 2 distinct characters
+    "password" * 7,  # long, but one word repeated
+    "abcde" * 10,
+    "kX3v-9qLr2" * 6,
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",  # runs of the alphabet
 ])
 def test_a_missing_or_weak_key_stops_the_start_with_debug_off(key):
     env = {"DEBUG": "false"} if key is None else {"DEBUG": "false", "SECRET_KEY": key}
     result = manage_check(**env)
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr and "token_urlsafe" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("key", [
+    "password" * 7, "abcde" * 10, "ab" * 40, "kX3v-9qLr2" * 6,
+    "insecure-dev-key-change-me-in-production-0123456789",
+    "x" * 20 + "-production-secret-key-with-enough-entropy-0123456789",
+    "k3Y-" + "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ_-" * 2,
+    "Correct-Horse-Battery-Staple-Correct-Horse-Battery-Staple-Correct-Horse",
+])
+def test_keys_made_of_words_patterns_or_repeats_are_weak(key):
+    from durak_site.settings import weak_key
+
+    assert weak_key(key)
+
+
+def test_random_keys_under_256_bits_are_weak_and_token_urlsafe_50_is_strong():
+    import base64
+    import secrets
+
+    from durak_site.settings import weak_key
+
+    assert not any(weak_key(secrets.token_urlsafe(50)) for _ in range(500))
+    # scripts/run's key: 48 random bytes in base64
+    assert not any(weak_key(base64.b64encode(secrets.token_bytes(48)).decode())
+                   for _ in range(500))
+    assert all(weak_key(secrets.token_urlsafe(24)) for _ in range(500))  # 192 bits
+    assert weak_key(secrets.token_urlsafe(50)[:40])
+
+
+def test_the_message_says_how_much_and_how_to_make_one():
+    result = manage_check(DEBUG="false", SECRET_KEY="password" * 7)
+    assert "SECRET_KEY is missing or weak" in result.stderr
+    assert "bits" in result.stderr and "token_urlsafe(50)" in result.stderr
+
+
+def test_a_long_key_is_judged_quickly():
+    from durak_site.settings import weak_key
+
+    assert weak_key("password" * 5000)
+    assert not weak_key("".join(__import__("secrets").token_urlsafe(50) for _ in range(100)))
 
 
 def test_a_strong_key_passes_and_debug_needs_none():
@@ -56,7 +100,9 @@ def test_scripts_run_makes_a_strong_key_once_and_keeps_it_private(tmp_path):
     key = ensure_secret_key(run_dir)
     path = run_dir / "secret-key"
     assert path.read_text() == key
-    assert len(key) >= 50 and len(set(key)) >= 5
+    from durak_site.settings import weak_key
+
+    assert not weak_key(key)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert ensure_secret_key(run_dir) == key  # the same on the next start
     other = tmp_path / "other"

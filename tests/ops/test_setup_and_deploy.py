@@ -44,7 +44,7 @@ def test_check_deploy_passes_with_production_settings():
     env = {
         **os.environ,
         "DEBUG": "false",
-        "SECRET_KEY": "x" * 20 + "-production-secret-key-with-enough-entropy-0123456789",
+        "SECRET_KEY": "c2Vv9-QmT0xJr7LpZk4WbHs1NyEd8GfUa3Oi_6qYnXwRtS5jMgCz0KeVhDlBuP7oAi-Fq",
         "ALLOWED_HOSTS": "durak.example.org",
         "SITE_URL": "https://durak.example.org",
         "EMAIL_URL": "smtp://mailer:secret@mail.example.org:587",
