@@ -29,6 +29,8 @@ TEMPLATE = ROOT / "deploy" / "nginx-durak.conf.template"
 # As deploy/systemd/ and deploy/durak.env.example have them (tests/deploy/test_recipe_files.py).
 DAPHNE_FLAGS = ["--proxy-headers", "-v", "0", "-b", LOOPBACK]  # -v 0: no plain access log
 CELERY = ["-A", "durak_site", "-q"]  # -q: no banner, the logs alone
+# The workers by queue (durak-worker.service, durak-coach.service): bots apart from the rest.
+WORKER_QUEUES = {"worker": "play", "coach": "coach,mail"}
 PRODUCTION_ENV = {"SERVE_STATIC": "false", "STATIC_HASHED": "true", "LOG_FORMAT": "json"}
 PLACEHOLDER = re.compile(r"\$\{(DURAK_[A-Z0-9_]+)\}")
 
@@ -139,15 +141,16 @@ class Recipe:
         return self.nginx
 
     def celery(self, role: str) -> Proc:
-        """The recipe's Celery worker or beat."""
-        if role == "worker":
-            argv = ["worker", "--loglevel=info", "--concurrency=1", "-n",
-                    f"deploy-{os.getpid()}@{LOOPBACK}", "--without-gossip", "--without-mingle",
-                    "--without-heartbeat"]
+        """The recipe's Celery workers ("worker": bot moves; "coach": the coach and mail)
+        or beat."""
+        if role in WORKER_QUEUES:
+            argv = ["worker", "-Q", WORKER_QUEUES[role], "--loglevel=info", "--concurrency=1",
+                    "-n", f"deploy-{role}-{os.getpid()}@{LOOPBACK}", "--without-gossip",
+                    "--without-mingle", "--without-heartbeat"]
         else:
             argv = ["beat", "--loglevel=info", "--schedule", str(self.dir / "beat-schedule")]
         proc = self.procs._start(role, [str(VENV_BIN / "celery"), *CELERY, *argv], self.env)
-        proc.wait_for_log(" ready." if role == "worker" else "beat: Starting", timeout=60)
+        proc.wait_for_log(" ready." if role in WORKER_QUEUES else "beat: Starting", timeout=60)
         return proc
 
     def url(self, path: str = "/") -> str:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .recipe import CELERY, DAPHNE_FLAGS, PLACEHOLDER, PRODUCTION_ENV, TEMPLATE
+from .recipe import CELERY, DAPHNE_FLAGS, PLACEHOLDER, PRODUCTION_ENV, TEMPLATE, WORKER_QUEUES
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -26,8 +26,39 @@ def env_example() -> dict[str, str]:
 
 def test_the_units_start_daphne_and_celery_as_the_tested_recipe_does():
     assert " ".join(["daphne", *DAPHNE_FLAGS, "-p", "%i"]) in exec_start("durak-daphne@.service")
-    for unit, role in (("durak-worker.service", "worker"), ("durak-beat.service", "beat")):
-        assert " ".join(["celery", *CELERY, role]) in exec_start(unit)
+    assert " ".join(["celery", *CELERY, "beat"]) in exec_start("durak-beat.service")
+    for role, queues in WORKER_QUEUES.items():
+        assert " ".join(["celery", *CELERY, "worker", "-Q", queues]) in exec_start(
+            f"durak-{role}.service")
+    assert set(WORKER_QUEUES.values()) == set(procfile_worker_queues().values())
+
+
+def procfile_worker_queues() -> dict[str, str]:
+    """scripts/run's workers (Procfile) and the queues each takes."""
+    found = {}
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if m := re.match(r"(\w+): celery .*\bworker\b.* -Q (\S+)", line):
+            found[m.group(1)] = m.group(2)
+    return found
+
+
+def test_every_queue_the_site_routes_to_has_a_worker_in_every_recipe():
+    """A task routed to a queue nobody consumes would wait for ever: every queue is taken
+    by a worker of scripts/run, of the systemd units and of compose.yaml."""
+    from django.conf import settings
+
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    routed.add(settings.CELERY_TASK_DEFAULT_QUEUE)
+    assert routed == set(settings.CELERY_TASK_QUEUES)
+    units = " ".join(exec_start(f"durak-{role}.service") for role in WORKER_QUEUES)
+    compose = (DEPLOY / "compose.yaml").read_text()
+    for recipe in (",".join(procfile_worker_queues().values()), units, compose):
+        taken = set(",".join(re.findall(r" -Q (\S+)", recipe) or [recipe]).split(","))
+        assert routed <= taken, (routed, recipe)
+    # Bot moves have a worker of their own.
+    play = settings.CELERY_TASK_ROUTES["games.tasks.bot_turn"]["queue"]
+    assert settings.CELERY_TASK_ROUTES["games.tasks.sweep_deadlines"]["queue"] == play
+    assert [q for q in procfile_worker_queues().values() if play in q.split(",")] == [play]
 
 
 def test_the_containers_run_the_same_processes_with_the_same_flags():
@@ -39,8 +70,9 @@ def test_the_containers_run_the_same_processes_with_the_same_flags():
     flags = [flag if flag != "127.0.0.1" else "0.0.0.0" for flag in DAPHNE_FLAGS]
     assert compose.count(" ".join(["daphne", *flags, "-p", "8000"])) == 2  # two of them
     assert '"daphne", ' + ", ".join(f'"{flag}"' for flag in flags) in dockerfile
-    for role in ("worker", "beat"):
-        assert " ".join(["celery", *CELERY, role]) in compose
+    assert " ".join(["celery", *CELERY, "beat"]) in compose
+    for queues in WORKER_QUEUES.values():
+        assert " ".join(["celery", *CELERY, "worker", "-Q", queues]) in compose
     for key, value in PRODUCTION_ENV.items():
         assert f"{key}={value}" in dockerfile
     assert "nginx-durak.conf.template:/etc/nginx/templates/" in compose

@@ -121,7 +121,8 @@ class Site:
         self.track()
 
     def worker(self) -> int | None:
-        pids = main_pids(self.proc.pid, "celery", "worker")
+        """The worker of bot moves (-Q play; the coach's worker is another)."""
+        pids = main_pids(self.proc.pid, "celery", "worker", "play")
         return next(iter(pids)) if len(pids) == 1 else None
 
     def close(self) -> None:
