@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from accounts.middleware import seen
 
 from . import services, snapshots, views
-from .models import ChatMessage, Game
+from .models import Game
 from .notify import group_name, user_group
 
 MAX_MESSAGE_BYTES = 8 * 1024  # a move is a few hundred bytes
@@ -75,6 +75,9 @@ class SiteConsumer(WebsocketConsumer):
     """
 
     closing = False  # this side has closed the socket
+
+    def layer_reconnected(self, event):
+        """The channel layer is back in touch with Redis (durak_site.channel_layer)."""
 
     @database_sync_to_async
     def dispatch(self, message):
@@ -153,6 +156,7 @@ class TableConsumer(SiteConsumer):
             return
         self.accept()
         self.send_table()  # on every (re)connect: the whole table
+        self.chat_seen = views.last_chat_id(self.game_id)  # the page shows the chat so far
 
     def _count_in(self) -> bool:
         """Count this socket per client address and per game (WS_MAX_PER_ADDRESS,
@@ -210,14 +214,55 @@ class TableConsumer(SiteConsumer):
             self.send_table(version=event.get("version"))
 
     def chat_message(self, event):
-        """A chat line was written: send it if this reader may read it (not muted, a
-        seated player or a watcher of a public game)."""
-        message = (ChatMessage.objects.select_related("author", "game")
-                   .filter(pk=event.get("id"), game_id=self.game_id).first())
-        if message is not None and services.chat.readable_by(message, self.user, self.invite):
-            cookies = self.scope.get("cookies") or {}
-            self.send(text_data=views.chat_line_html(message, self.user,
-                                                     cookies.get("csrftoken", "")))
+        """A chat line was written: send it, and any earlier line this socket has missed,
+        if this reader may read them (not muted, a seated player or a watcher of a public
+        game)."""
+        message_id = event.get("id")
+        if isinstance(message_id, int):
+            after = message_id if self.chat_seen is None else self.chat_seen
+            self.send_chat(after, upto=message_id, also=message_id)
+
+    def layer_reconnected(self, event):
+        """The channel layer was cut off from Redis: the group's events of that time are
+        lost. Catch up from the database."""
+        self.catch_up(self.sent_version, self.chat_seen)
+
+    # ------------------------------------------------------------ catching up
+    chat_seen: int | None = None  # the last chat line the reader has (connect sets it)
+
+    def catch_up(self, version: int, chat_after: int | None) -> None:
+        """Send the table if it is newer than `version`, and the chat lines written after
+        line `chat_after`."""
+        now = Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
+        if now is not None and now > version:
+            self.send_table()
+        if chat_after is not None:
+            self.send_chat(chat_after)
+
+    def sync(self, data: dict) -> None:
+        """The client asks for what it may have missed: `{"sync": true}` alone, the whole
+        table; with `version` (the table it shows) and `chat_after` (the last chat line it
+        shows), only what is newer."""
+        def number(value):
+            ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+            return value if ok else None
+
+        version, chat_after = number(data.get("version")), number(data.get("chat_after"))
+        if version is not None:
+            self.catch_up(version, chat_after)
+            return
+        self.send_table()
+        if chat_after is not None:
+            self.send_chat(chat_after)
+
+    def send_chat(self, after: int, upto: int | None = None, also: int | None = None) -> None:
+        cookies = self.scope.get("cookies") or {}
+        frames, last = views.chat_lines_after(self.game_id, self.user, self.invite, after=after,
+                                              upto=upto, also=also,
+                                              csrf_token=cookies.get("csrftoken", ""))
+        for frame in frames:
+            self.send(text_data=frame)
+        self.chat_seen = max(self.chat_seen or 0, last)
 
     # ------------------------------------------------------------ from the client
     @staticmethod
@@ -255,7 +300,7 @@ class TableConsumer(SiteConsumer):
             self.send_table(message=_("That message is not a move."))
             return
         if data.get("sync") or data.get("type") == "sync":
-            self.send_table()  # a client that saw a gap asks for the whole table
+            self.sync(data)  # a client that saw a gap, or opened its socket again
             return
         if "chat" in data or "phrase" in data:  # the chat form (htmx ws-send)
             self.receive_chat(data)

@@ -51,21 +51,24 @@ def _serving_loop():
     return loop if loop.is_running() and not loop.is_closed() else None
 
 
-def _sent(future) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        logger.error("could not tell a group", exc_info=future.exception())
-
-
 def _group_send(group: str, event: dict) -> None:
     """Send `event` to `group`. On a server's sync thread the event loop sends it and the
-    thread goes on at once (issue 15: waiting for Redis held up every other request and
-    socket of the process); elsewhere it waits until the event is sent."""
+    thread goes on at once (waiting for Redis held up every other request and socket of
+    the process); elsewhere it waits until the event is sent. The channel layer
+    (durak_site.channel_layer) tries a publish that fails once more on a fresh connection;
+    an event lost all the same is made up for by the sockets' catching up."""
     layer = get_channel_layer()
     loop = _serving_loop()
     if loop is None:
         async_to_sync(layer.group_send)(group, event)
         return
-    asyncio.run_coroutine_threadsafe(layer.group_send(group, event), loop).add_done_callback(_sent)
+
+    def sent(future) -> None:
+        if not future.cancelled() and future.exception() is not None:
+            logger.error("could not tell group %s about %s: %s", group, event.get("type"),
+                         future.exception())
+
+    asyncio.run_coroutine_threadsafe(layer.group_send(group, event), loop).add_done_callback(sent)
 
 
 def tell_user(user_id: int, event: dict) -> None:
@@ -140,7 +143,6 @@ def chat_posted(game_id: int, message_id: int) -> None:
     """A chat message was written at game `game_id`: each consumer in its group sends it
     to its reader, if they may read it."""
     try:
-        async_to_sync(get_channel_layer().group_send)(
-            group_name(game_id), {"type": "chat.message", "id": message_id})
-    except Exception:  # a lost chat line must not fail the request; a reload shows it
+        _group_send(group_name(game_id), {"type": "chat.message", "id": message_id})
+    except Exception:  # a lost chat line must not fail the request; sockets catch up
         logger.exception("could not tell game %s's group about chat %s", game_id, message_id)

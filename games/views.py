@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -28,7 +29,7 @@ from accounts.middleware import valid_time_zone
 
 from . import outcome, renders, services, snapshots
 from .engine import ExchangeTrump, Pass, Take
-from .models import Game
+from .models import ChatMessage, Game
 from .table import table_context
 
 TABLE = "games/table.html"
@@ -455,6 +456,33 @@ def chat_line_html(message, reader, csrf_token="") -> str:
     line = render_to_string("games/_chat_line.html", {
         "line": message, "game": message.game, "reader": reader, "csrf_token": csrf_token})
     return f'<ol hx-swap-oob="beforeend:#chat-lines">{line}</ol>'
+
+
+def last_chat_id(game_id) -> int:
+    """The id of the game's last chat line (0: none yet)."""
+    return (ChatMessage.objects.filter(game_id=game_id).order_by("-pk")
+            .values_list("pk", flat=True).first() or 0)
+
+
+def chat_lines_after(game_id, reader, invite="", *, after, upto=None, also=None,
+                     csrf_token="") -> tuple[list[str], int]:
+    """For a socket or a poll that may have missed chat lines: the lines of the game after
+    id `after` (up to `upto`, and line `also` in any case) that `reader` may read, oldest
+    first and at most the chat's history, each as chat_line_html; and the highest id
+    among them (0: none)."""
+    span = Q(pk__gt=after) if upto is None else Q(pk__gt=after, pk__lte=upto)
+    if also is not None:
+        span |= Q(pk=also)
+    rows = list(ChatMessage.objects.filter(span, game_id=game_id).select_related("author", "game")
+                .order_by("-pk")[:services.chat.HISTORY])
+    if not rows:
+        return [], 0
+    last = rows[0].pk
+    if not services.chat.can_read(rows[0].game, reader, invite):
+        return [], last
+    muted = services.chat.muted_ids(reader)
+    return [chat_line_html(m, reader, csrf_token) for m in reversed(rows)
+            if m.author_id not in muted], last
 
 
 def chat_error_html(text: str) -> str:
