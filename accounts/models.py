@@ -115,3 +115,15 @@ class Player(AbstractUser):
             deals_drawn=models.F("deals_drawn") + int(drawn),
         )
         self.refresh_from_db(fields=["deals_played", "deals_lost", "deals_drawn"])
+
+
+class RateCount(models.Model):
+    """One fixed window of accounts.ratelimit: uses of one limit by one client address or
+    account. Kept in the database so that a Redis restart forgets no limit."""
+
+    key = models.CharField(max_length=100, unique=True)
+    count = models.PositiveIntegerField(default=0)
+    expires = models.DateTimeField(db_index=True)
+
+    def __str__(self):
+        return f"{self.key}: {self.count} until {self.expires}"

@@ -1,17 +1,22 @@
-"""Counting requests per client address or per account in Django's cache (fixed windows).
+"""Counting requests per client address or per account, in fixed windows kept in the
+database (accounts.models.RateCount): shared by every process, and a Redis restart forgets
+none of them.
 
 Limits are (count, seconds). They can be changed with the setting ACCOUNT_RATE_LIMITS,
 e.g. {"signup_ip": (5, 3600)}, and switched off with ACCOUNT_RATE_LIMITS_ENABLED = False
-(read with getattr: both are optional). The cache alias is ACCOUNT_RATE_LIMIT_CACHE
-("default"); with several processes it must be a shared cache (Redis), as it is when
-REDIS_URL is set.
+(read with getattr: both are optional).
 """
 
 import hashlib
 import os
+from datetime import timedelta
 
 from django.conf import settings
-from django.core.cache import caches
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from .models import RateCount
 
 DEFAULT_LIMITS = {
     "signup_ip": (5, 60 * 60),  # new accounts from one client address per hour
@@ -39,11 +44,7 @@ def client_address(request) -> str:
 
 def _key(name: str, ident: str) -> str:
     digest = hashlib.sha256(ident.strip().casefold().encode()).hexdigest()[:32]
-    return f"acct-rl:{name}:{digest}"
-
-
-def _cache():
-    return caches[getattr(settings, "ACCOUNT_RATE_LIMIT_CACHE", "default")]
+    return f"{name}:{digest}"
 
 
 def exhausted(name: str, ident: str) -> bool:
@@ -51,7 +52,8 @@ def exhausted(name: str, ident: str) -> bool:
     if not enabled():
         return False
     count, _seconds = limit(name)
-    return (_cache().get(_key(name, ident)) or 0) >= count
+    return RateCount.objects.filter(
+        key=_key(name, ident), expires__gt=timezone.now(), count__gte=count).exists()
 
 
 def hit(name: str, ident: str) -> bool:
@@ -59,13 +61,20 @@ def hit(name: str, ident: str) -> bool:
     if not enabled():
         return True
     count, seconds = limit(name)
-    cache, key = _cache(), _key(name, ident)
-    cache.add(key, 0, timeout=seconds)  # the window starts at the first use
-    try:
-        used = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=seconds)
-        used = 1
+    key, now = _key(name, ident), timezone.now()
+    live = RateCount.objects.filter(key=key, expires__gt=now)
+    with transaction.atomic():
+        # The UPDATE locks the row until the commit: no two processes read the same count.
+        if not live.update(count=F("count") + 1):
+            try:  # the window starts at the first use
+                with transaction.atomic():
+                    RateCount.objects.filter(expires__lte=now).delete()
+                    RateCount.objects.create(key=key, count=1,
+                                             expires=now + timedelta(seconds=seconds))
+                return True
+            except IntegrityError:  # another process started it first
+                RateCount.objects.filter(key=key).update(count=F("count") + 1)
+        used = RateCount.objects.filter(key=key).values_list("count", flat=True).get()
     return used <= count
 
 

@@ -51,19 +51,6 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_rate_limits(settings, request):
-    """accounts.ratelimit counts in a cache of its own, empty for each test."""
-    settings.CACHES = {
-        **settings.CACHES,
-        "acct-rate-limits": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": f"acct-rate-limits-{request.node.nodeid}",
-        },
-    }
-    settings.ACCOUNT_RATE_LIMIT_CACHE = "acct-rate-limits"
-
-
-@pytest.fixture(autouse=True)
 def _fresh_spectator_renders():
     """games.renders, snapshots and table keep renders, tables and logs by game id:
     ids come back in a new test."""

@@ -1,8 +1,12 @@
 """Sign-ups per client address; password-reset mails per client address and per account."""
 
+from datetime import timedelta
+
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.utils import timezone
 
 pytestmark = pytest.mark.django_db
 SIGNUP = "/accounts/signup/"
@@ -92,3 +96,34 @@ def test_an_unknown_address_is_limited_the_same_way(client, alice):
                             REMOTE_ADDR=f"198.51.100.{n}").status_code for n in range(1, 5)]
     assert statuses == [302, 302, 302, 429]
     assert mail.outbox == []
+
+
+def test_the_counts_outlive_the_cache(client, alice):
+    """They are kept in the database: a cache (Redis) emptied or restarted forgets none."""
+    from django.core.cache import caches
+
+    for n in range(5):
+        assert sign_up(client, n).status_code == 302
+    for n in range(3):
+        client.post(RESET, {"email": "alice@example.org"}, REMOTE_ADDR=f"198.51.100.{n}")
+    for alias in caches:
+        caches[alias].clear()
+    assert sign_up(client, 5).status_code == 429
+    r = client.post(RESET, {"email": "alice@example.org"}, REMOTE_ADDR="198.51.100.50")
+    assert r.status_code == 429
+    assert not get_user_model().objects.filter(username="player5").exists()
+
+
+def test_a_window_ends_and_a_new_one_starts(client):
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        for n in range(5):
+            sign_up(client, n)
+        assert sign_up(client, 5).status_code == 429
+    with time_machine.travel(start + timedelta(minutes=59), tick=False):
+        assert sign_up(client, 5).status_code == 429
+    with time_machine.travel(start + timedelta(minutes=61), tick=False):
+        assert sign_up(client, 5).status_code == 302
+        for n in range(6, 10):
+            assert sign_up(client, n).status_code == 302
+        assert sign_up(client, 10).status_code == 429
