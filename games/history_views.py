@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from . import notify, replay, review, services, standings
 from .models import Game
+from .services import coach
 from .services.ratings import BRACKETS, MIN_GAMES
 
 MOVE_DIGITS = 6  # ?move= longer than this is not a move number
@@ -90,8 +91,10 @@ def ask_review(request, game_id):
         return _refused(request, game, _("The coach reviews a game once it has ended."), 409)
     if services.seat_of(game, request.user) is None and not request.user.is_staff:
         return _refused(request, game, _("Only the game's players can ask for its review."), 403)
-    if review.kept(game) is None:
-        review.mark_pending(game)
+    if review.kept(game) is None and review.mark_pending(game):  # else: on its way
+        if not coach.take_allowance("review", request.user.pk):
+            review.unmark_pending(game)
+            return _refused(request, game, coach.too_many_reviews().message, 429)
         notify.queue_review(game.pk)
     move = request.POST.get("move", "")  # back to the move the player was looking at
     query = f"?{urlencode({'move': move})}" if move.isdigit() and len(move) <= MOVE_DIGITS else ""

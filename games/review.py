@@ -30,9 +30,14 @@ def _pending_key(game_id: int) -> str:
     return f"review-pending:{game_id}"
 
 
-def mark_pending(game: Game) -> None:
-    """A player has asked: the replay shows that the coach is at work, and waits for it."""
-    cache.set(_pending_key(game.pk), True, PENDING_SECONDS)
+def mark_pending(game: Game) -> bool:
+    """A player has asked: the replay shows that the coach is at work, and waits for it.
+    False if it was already (one review on its way per game: atomic in the cache)."""
+    return cache.add(_pending_key(game.pk), True, PENDING_SECONDS)
+
+
+def unmark_pending(game: Game) -> None:
+    cache.delete(_pending_key(game.pk))
 
 
 def pending(game: Game) -> bool:

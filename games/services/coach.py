@@ -12,14 +12,48 @@ from ..bots.coach import hint
 from ..describe import label
 from ..models import Game
 from .core import need_user, own_seat
-from .errors import Conflict, Forbidden, NotFound
+from .errors import Conflict, Forbidden, GameError, NotFound
 
 HINT_WORLDS = 24  # sampled deals: well under a second
 HINT_SECONDS = 600  # how long a hint is kept
+ASKED_SECONDS = 60  # a hint on its way is not asked for again at that version meanwhile
+# Per player, what they may ask of the coach: (count, seconds). Over it: 429, nothing queued.
+HINT_LIMIT = (10, 60)
+REVIEW_LIMIT = (10, 3600)
 
 
 def _key(game_id: int, version: int, seat: int) -> str:
     return f"hint:{game_id}:{version}:{seat}"
+
+
+def _asked_key(game_id: int, version: int, seat: int) -> str:
+    return f"hint-asked:{game_id}:{version}:{seat}"
+
+
+def limit_key(kind: str, user_id: int) -> str:
+    return f"coach-limit:{kind}:{user_id}"
+
+
+def take_allowance(kind: str, user_id: int) -> bool:
+    """Count one hint or review ("hint", "review") the player asks for; False, counting
+    nothing, when they have used up HINT_LIMIT or REVIEW_LIMIT (fixed windows)."""
+    count, seconds = HINT_LIMIT if kind == "hint" else REVIEW_LIMIT
+    key = limit_key(kind, user_id)
+    cache.add(key, 0, timeout=seconds)  # the window starts at the first request
+    try:
+        used = cache.incr(key)
+    except ValueError:  # the window ended between add and incr
+        cache.add(key, 0, timeout=seconds)
+        used = cache.incr(key)
+    if used > count:
+        cache.decr(key)
+        return False
+    return True
+
+
+def too_many_reviews() -> GameError:
+    return GameError(_("You have asked for many reviews in the last hour: wait a while "
+                       "and ask again."), 429)
 
 
 def _check(game_id, user):
@@ -40,11 +74,20 @@ def _check(game_id, user):
 
 
 def ask_hint(game_id, user) -> tuple[int, int]:
-    """Queue the coach for the user's seat at this version; (version, seat)."""
+    """Queue the coach for the user's seat at this version, once (a hint on its way or
+    kept is not asked for again), within the player's HINT_LIMIT; (version, seat)."""
     game, seat = _check(game_id, user)
-    if cache.get(_key(game.pk, game.version, seat.number)) is None:
-        notify.queue_hint(game.pk, game.version, seat.number)
-    return game.version, seat.number
+    version, number = game.version, seat.number
+    if cache.get(_key(game.pk, version, number)) is not None:
+        return version, number
+    if not cache.add(_asked_key(game.pk, version, number), True, ASKED_SECONDS):
+        return version, number  # on its way
+    if not take_allowance("hint", user.pk):
+        cache.delete(_asked_key(game.pk, version, number))
+        raise GameError(_("You have asked the coach for many hints in the last minute: "
+                          "wait a moment and ask again."), 429)
+    notify.queue_hint(game.pk, version, number)
+    return version, number
 
 
 def hint_for(game_id, user, version) -> dict | None:

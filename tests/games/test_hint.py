@@ -4,8 +4,10 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 
 from games import services
+from games.services import coach
 from games.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -79,3 +81,38 @@ def test_the_table_offers_the_coach_only_in_casual_games(alice_client, alice, cl
     assert "Ask the coach for a hint" in alice_client.get(f"/games/{casual.pk}/").content.decode()
     rated = services.create_game(alice, classic, players=2, bots=["medium"], rated=True)
     assert "Ask the coach" not in alice_client.get(f"/games/{rated.pk}/").content.decode()
+
+
+@pytest.fixture
+def queued_hints(monkeypatch):
+    """The coach's queue, as a list: its worker is busy elsewhere."""
+    queued = []
+    monkeypatch.setattr("games.notify.queue_hint", lambda *args: queued.append(args))
+    return queued
+
+
+def test_60_requests_at_one_version_queue_one_hint(alice_client, alice, classic, seeded,
+                                                    queued_hints):
+    game = _my_turn(_casual(alice, classic))
+    statuses = {alice_client.post(f"/games/{game.pk}/hint/").status_code for _ in range(60)}
+    assert statuses == {200}
+    assert queued_hints == [(game.pk, game.version, 0)]
+
+
+def test_a_player_over_the_hint_limit_is_refused_and_nothing_is_queued(
+        alice_client, alice, classic, seeded, queued_hints, monkeypatch):
+    monkeypatch.setattr(coach, "HINT_LIMIT", (3, 60))
+    games = [_my_turn(_casual(alice, classic)) for _ in range(4)]
+    for game in games[:3]:
+        assert alice_client.post(f"/games/{game.pk}/hint/").status_code == 200
+    refused = alice_client.post(f"/games/{games[3].pk}/hint/")
+    assert refused.status_code == 429
+    assert "many hints" in refused.content.decode()
+    assert [args[0] for args in queued_hints] == [g.pk for g in games[:3]]
+    # Asking again where a hint is on its way costs nothing and is not refused.
+    assert alice_client.post(f"/games/{games[0].pk}/hint/").status_code == 200
+    assert len(queued_hints) == 3
+    # The refusal changed nothing: once the window has passed, that hint is queued.
+    cache.delete(coach.limit_key("hint", alice.pk))
+    assert alice_client.post(f"/games/{games[3].pk}/hint/").status_code == 200
+    assert queued_hints[-1] == (games[3].pk, games[3].version, 0)

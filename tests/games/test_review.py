@@ -9,6 +9,7 @@ import pytest
 from games import replay, review, services
 from games.bots.coach import review as coach_review
 from games.models import Game
+from games.services import coach
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -98,3 +99,40 @@ def test_a_review_under_way_is_shown_and_the_page_waits_for_it(alice_client, ali
     section = page[page.index('id="review"'):]
     assert "every 3s" not in section
     assert MARK.search(page) or "The coach found no move that cost much." in section
+
+
+@pytest.fixture
+def queued_reviews(monkeypatch):
+    queued = []
+    monkeypatch.setattr("games.notify.queue_review", queued.append)  # the coach is busy
+    return queued
+
+
+def _ended(alice, classic):
+    """A game alice played, over (how does not matter: the coach's task is not run)."""
+    game = services.create_game(alice, classic, players=2, bots=["easy"])
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    return Game.objects.get(pk=game.pk)
+
+
+def test_30_requests_for_one_review_queue_one_task(alice_client, alice, classic, seeded,
+                                                   queued_reviews):
+    game = _ended(alice, classic)
+    statuses = {alice_client.post(f"/games/{game.pk}/review/").status_code for _ in range(30)}
+    assert statuses == {302}
+    assert queued_reviews == [game.pk]
+
+
+def test_a_player_over_the_review_limit_is_refused_and_nothing_changes(
+        alice_client, alice, classic, seeded, queued_reviews, monkeypatch):
+    monkeypatch.setattr(coach, "REVIEW_LIMIT", (2, 3600))
+    games = [_ended(alice, classic) for _ in range(3)]
+    for game in games[:2]:
+        assert alice_client.post(f"/games/{game.pk}/review/").status_code == 302
+    refused = alice_client.post(f"/games/{games[2].pk}/review/")
+    assert refused.status_code == 429
+    assert "many reviews" in refused.content.decode()
+    assert queued_reviews == [g.pk for g in games[:2]]
+    assert not review.pending(games[2])
+    assert "Ask the coach for a review" in alice_client.get(
+        f"/games/{games[2].pk}/replay/").content.decode()
