@@ -7,8 +7,8 @@ import pytest
 from django.core.cache import cache
 
 from games import services
-from games.services import coach
 from games.models import Game
+from games.services import coach
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
