@@ -1,4 +1,5 @@
-"""One-click unsubscribe links for the site's emails: signed, no log-in needed."""
+"""One-click unsubscribe links for the site's emails: signed, no log-in needed, good for
+MAX_AGE (a POST unsubscribes, as RFC 8058's mail programs send it; a GET only asks)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django.core import signing
 from django.urls import reverse
 
 SALT = "accounts.unsubscribe"
+MAX_AGE = 60 * 24 * 60 * 60  # seconds: a link works for 60 days
 KINDS = ("moves", "reminders")  # "your move" emails and summaries; deadline reminders
 
 
@@ -22,8 +24,9 @@ def link(user, kind: str) -> str:
 
 
 def read(value: str):
-    """(player, kind) from a token; signing.BadSignature if it was not made here."""
-    data = signing.loads(value, salt=SALT)
+    """(player, kind) from a token; signing.SignatureExpired when it is older than MAX_AGE,
+    signing.BadSignature if it was not made here."""
+    data = signing.loads(value, salt=SALT, max_age=MAX_AGE)
     if not isinstance(data, dict) or data.get("k") not in KINDS:
         raise signing.BadSignature("not an unsubscribe token")
     user = get_user_model().objects.filter(pk=data.get("u"), is_active=True).first()

@@ -167,17 +167,21 @@ def _email_change_refused(request, reason):
 
 @csrf_exempt  # the signed link is the proof; mail programs POST it (RFC 8058 one-click)
 def unsubscribe_view(request, token):
-    """A mailed link: no more emails of its kind, at once (GET or the mail program's POST),
-    with an undo button on the page."""
+    """A mailed link. GET asks (mail scanners open links); POST unsubscribes, from the
+    page's button or the mail program's one-click; the page then offers an undo button."""
     if request.method not in ("GET", "POST"):
         return render(request, "accounts/unsubscribe.html", {"error": True}, status=405)
     try:
         player, kind = unsubscribe.read(token)
+    except signing.SignatureExpired:
+        return render(request, "accounts/unsubscribe.html", {"expired": True}, status=400)
     except signing.BadSignature:
         return render(request, "accounts/unsubscribe.html", {"error": True}, status=400)
+    if request.method == "GET":
+        return render(request, "accounts/unsubscribe.html", {"kind": kind, "ask": True})
     before = player.move_emails
-    undo = request.method == "POST" and request.POST.get("undo")
-    unsubscribe.subscribe(player, kind, on=bool(undo), moves=request.POST.get("undo"))
+    undo = request.POST.get("undo")
+    unsubscribe.subscribe(player, kind, on=bool(undo), moves=undo)
     return render(request, "accounts/unsubscribe.html", {
         "kind": kind, "on": bool(undo), "player": player,
         "previous": before if before != Player.MoveEmails.NEVER else Player.MoveEmails.NOW})

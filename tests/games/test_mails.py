@@ -2,7 +2,9 @@
 one-click unsubscribe links (no log-in needed)."""
 
 import re
+import time
 from datetime import UTC, datetime, timedelta
+from unittest import mock
 
 import pytest
 import time_machine
@@ -77,11 +79,25 @@ def test_the_email_speaks_the_players_language(slow):
     assert mail.outbox[0].subject.startswith("Ваш ход")
 
 
-def test_one_click_unsubscribes_without_logging_in(slow, client):
+def test_opening_the_link_asks_first_and_changes_nothing(slow, client):
+    """Mail scanners open links: a GET only shows a button."""
     player = _to_act(slow)
     services.send_move_emails(now=T0 + 5 * MINUTE)
     link = _link(mail.outbox[0])
     response = client.get(link)  # nobody is logged in
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Do you want no more emails when it" in body
+    assert '<form method="post"' in body and "Yes, stop them" in body
+    player.refresh_from_db()
+    assert player.move_emails == "now"
+
+
+def test_the_button_unsubscribes_and_undo_subscribes_again(slow, client):
+    player = _to_act(slow)
+    services.send_move_emails(now=T0 + 5 * MINUTE)
+    link = _link(mail.outbox[0])
+    response = client.post(link)  # the page's button
     assert response.status_code == 200
     assert "no more emails when it" in response.content.decode()
     player.refresh_from_db()
@@ -90,9 +106,40 @@ def test_one_click_unsubscribes_without_logging_in(slow, client):
     client.post(link, {"undo": "now"})
     player.refresh_from_db()
     assert player.move_emails == "now"
-    # A mail program's one-click POST (RFC 8058) works too, without a CSRF token.
+
+
+def test_a_mail_programs_one_click_post_unsubscribes_without_a_csrf_token(slow, client):
+    player = _to_act(slow)
+    services.send_move_emails(now=T0 + 5 * MINUTE)
+    message = mail.outbox[0]
+    url = message.extra_headers["List-Unsubscribe"].strip("<>")
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     client.handler.enforce_csrf_checks = True
-    assert client.post(link, {"List-Unsubscribe": "One-Click"}).status_code == 200
+    response = client.post(url, "List-Unsubscribe=One-Click",
+                           content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 200
+    player.refresh_from_db()
+    assert player.move_emails == "never"
+
+
+def test_a_link_expires_after_sixty_days(slow, client):
+    from accounts import unsubscribe
+
+    player = _to_act(slow)
+    then = time.time() - 61 * 24 * 3600
+    with mock.patch("django.core.signing.time.time", return_value=then):
+        old = unsubscribe.link(player, "moves")
+    for method in (client.get, client.post):
+        response = method(old)
+        assert response.status_code == 400
+        body = response.content.decode()
+        assert "This link has expired." in body and 'href="/accounts/profile/"' in body
+    player.refresh_from_db()
+    assert player.move_emails == "now"
+    then = time.time() - 59 * 24 * 3600
+    with mock.patch("django.core.signing.time.time", return_value=then):
+        recent = unsubscribe.link(player, "moves")
+    assert client.post(recent).status_code == 200
     player.refresh_from_db()
     assert player.move_emails == "never"
 
@@ -112,7 +159,9 @@ def test_reminders_carry_their_own_unsubscribe_link(slow, client):
     assert services.send_reminders(now=T0 + timedelta(hours=6, minutes=1)) == 1
     (message,) = mail.outbox
     assert "hours left" in message.body
-    client.get(_link(message))
+    body = client.get(_link(message)).content.decode()
+    assert "Do you want no more reminders before the site moves for you?" in body
+    client.post(_link(message))
     player.refresh_from_db()
     assert player.email_reminders is False and player.move_emails == "now"
 

@@ -75,9 +75,10 @@ def test_beat_and_worker_deliver_your_move_and_a_reminder(procs, smtp, alice, bo
     # Each went once: nothing more arrives on the next beats.
     game = fresh(game)
     assert game.move_email_at is None and game.reminders_sent == 1
-    # The reminder's link, followed with no one logged in, stops reminders.
+    # The reminder's one-click POST (RFC 8058), with no one logged in, stops reminders.
     reminder = next(m for m in inbox.messages if "hours left" in m.get_content())
     path = re.search(r"/accounts/unsubscribe/[^>]+/", reminder["List-Unsubscribe"]).group(0)
-    assert client.get(path).status_code == 200
+    assert client.post(path, "List-Unsubscribe=One-Click",
+                       content_type="application/x-www-form-urlencoded").status_code == 200
     player.refresh_from_db()
     assert player.email_reminders is False
