@@ -9,25 +9,25 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 from importlib import import_module
 from types import SimpleNamespace
 from urllib.parse import parse_qs
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.core.cache import cache
 from django.utils import translation
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from accounts.middleware import seen
 
-from . import services, snapshots, views
+from . import services, snapshots, sockets, views
 from .models import Game
 from .notify import group_name, user_group
 
@@ -42,7 +42,6 @@ CLOSE_TOO_MANY = 4429  # too many sockets from this address or on this table
 CLOSE_TRY_LATER = 1013  # the site's Redis is unreachable: the page falls back to its poll
 
 logger = logging.getLogger(__name__)
-COUNT_SECONDS = 3600  # socket counts expire an hour after the last connect (crashed processes)
 
 
 class RefuseConsumer(WebsocketConsumer):
@@ -75,6 +74,41 @@ class SiteConsumer(WebsocketConsumer):
     """
 
     closing = False  # this side has closed the socket
+    slot = ""  # this socket's name in the socket counts (games.sockets), once counted
+
+    async def __call__(self, scope, receive, send):
+        """The socket's whole life: however it ends (a crash too), its slots are freed."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.slot:
+                await sync_to_async(sockets.release, thread_sensitive=False)(self.slot)
+
+    def socket_limits(self) -> list[tuple[str, int]]:
+        """The counts this socket is one of: its client address's (WS_MAX_PER_ADDRESS)."""
+        address = (self.scope.get("client") or [None])[0]
+        return [(sockets.address_key(address), settings.WS_MAX_PER_ADDRESS)] if address else []
+
+    def take_slot(self) -> bool:
+        """Count this socket in; False, counted nowhere, when a limit is full."""
+        slot = uuid.uuid4().hex
+        if not sockets.take(slot, self.socket_limits()):
+            return False
+        self.slot = slot
+        return True
+
+    def leave_groups(self):
+        try:
+            for group in getattr(self, "groups_joined", []):
+                async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
+        except Exception:  # Redis is down: the layer forgets the channel by itself
+            logger.warning("could not leave the groups of a closed socket", exc_info=True)
+
+    def websocket_disconnect(self, message):
+        try:
+            super().websocket_disconnect(message)
+        finally:
+            sockets.release(self.slot)
 
     def layer_reconnected(self, event):
         """The channel layer is back in touch with Redis (durak_site.channel_layer)."""
@@ -96,6 +130,7 @@ class SiteConsumer(WebsocketConsumer):
 
     def close(self, code=None, reason=None):
         self.closing = True
+        sockets.release(self.slot)  # a socket refused or closed by the site counts no more
         super().close(code=code, reason=reason)
 
     def send(self, text_data=None, bytes_data=None, close=False):
@@ -103,86 +138,6 @@ class SiteConsumer(WebsocketConsumer):
             super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except Disconnected:
             pass  # the client is gone; its disconnect event follows
-
-
-def _count(key) -> int:
-    cache.add(key, 0, COUNT_SECONDS)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, COUNT_SECONDS)
-        count = 1
-    cache.touch(key, COUNT_SECONDS)
-    return count
-
-
-def _release(keys):
-    for key in keys:
-        try:
-            if cache.decr(key) <= 0:
-                cache.delete(key)
-        except ValueError:  # expired meanwhile
-            pass
-        except Exception:  # the cache is down: its counts are gone with it
-            logger.warning("could not release socket count %s", key, exc_info=True)
-
-
-class TableConsumer(SiteConsumer):
-    def connect(self):
-        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
-        self.user = self.scope.get("user")
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        self.invite = (query.get("invite") or [""])[0][:64]
-        self.sent_version = -1
-        self.tokens, self.refilled = float(BURST), self.clock()
-        self.counted = []
-        if not self._count_in():
-            self.accept()  # accepted, so that the client sees why
-            self.close(code=CLOSE_TOO_MANY)
-            return
-        game = Game.objects.filter(pk=self.game_id).first()
-        if game is None or not services.can_view(game, self.user, self.invite):
-            self.close(code=CLOSE_REFUSED)
-            return
-        self.groups_joined = [group_name(game.pk)]
-        if self.user is not None and self.user.is_authenticated:
-            self.groups_joined.append(user_group(self.user.pk))
-        try:
-            for group in self.groups_joined:
-                async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
-        except Exception:  # Redis is down: refuse cleanly rather than fail the handshake
-            logger.warning("could not join game %s's group", self.game_id, exc_info=True)
-            self.close(code=CLOSE_TRY_LATER)  # refused at the handshake; the page polls
-            return
-        self.accept()
-        self.send_table()  # on every (re)connect: the whole table
-        self.chat_seen = views.last_chat_id(self.game_id)  # the page shows the chat so far
-
-    def _count_in(self) -> bool:
-        """Count this socket per client address and per game (WS_MAX_PER_ADDRESS,
-        WS_MAX_PER_GAME) in the shared cache; False, counting nothing, over a limit."""
-        address = (self.scope.get("client") or [None])[0]
-        limits = [(f"ws-game:{self.game_id}", settings.WS_MAX_PER_GAME)]
-        if address:
-            limits.append((f"ws-address:{address}", settings.WS_MAX_PER_ADDRESS))
-        for key, limit in limits:
-            try:
-                count = _count(key)
-            except Exception:  # the cache (Redis) is down: let the socket in uncounted
-                logger.warning("could not count socket %s", key, exc_info=True)
-                continue
-            self.counted.append(key)
-            if count > limit:
-                _release(self.counted)
-                self.counted = []
-                return False
-        return True
-
-    def disconnect(self, code):
-        _release(getattr(self, "counted", []))
-        self.counted = []
-        for group in getattr(self, "groups_joined", []):
-            async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
 
     # ------------------------------------------------------------ the session
     def session_valid(self) -> bool:
@@ -207,6 +162,71 @@ class TableConsumer(SiteConsumer):
         mine = getattr(self.scope.get("session"), "session_key", None)
         if (ended and ended == mine) or not self.session_valid():
             self.close(code=CLOSE_SIGNED_OUT)
+
+
+def _one(value):
+    """A form field's value, sent alone or as a list of one (htmx sends lists)."""
+    return value[0] if isinstance(value, list) and len(value) == 1 else value
+
+
+def _whole_number(value) -> bool:
+    value = _one(value)
+    if isinstance(value, str):
+        return value.isascii() and value.removeprefix("-").isdigit() and len(value) < 19
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def well_formed_move(data: dict) -> bool:
+    """The move's fields have the types a client sends (the services judge their values):
+    `actions` a list of tokens, or tokens in `action`, `beat_<card>` and `then`; `version`
+    and `seat` whole numbers."""
+    actions = data.get("actions", [])
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        return False
+    for key, value in data.items():
+        if key in ("action", "then") or key.startswith("beat_"):
+            values = value if isinstance(value, list) else [value]
+            if not all(isinstance(v, str) for v in values):
+                return False
+    return all(data.get(key) is None or _whole_number(data[key]) for key in ("version", "seat"))
+
+
+class TableConsumer(SiteConsumer):
+    def connect(self):
+        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        self.user = self.scope.get("user")
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.invite = (query.get("invite") or [""])[0][:64]
+        self.sent_version = -1
+        self.tokens, self.refilled = float(BURST), self.clock()
+        if not self.take_slot():
+            self.accept()  # accepted, so that the client sees why
+            self.close(code=CLOSE_TOO_MANY)
+            return
+        game = Game.objects.filter(pk=self.game_id).first()
+        if game is None or not services.can_view(game, self.user, self.invite):
+            self.close(code=CLOSE_REFUSED)
+            return
+        self.groups_joined = [group_name(game.pk)]
+        if self.user is not None and self.user.is_authenticated:
+            self.groups_joined.append(user_group(self.user.pk))
+        try:
+            for group in self.groups_joined:
+                async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+        except Exception:  # Redis is down: refuse cleanly rather than fail the handshake
+            logger.warning("could not join game %s's group", self.game_id, exc_info=True)
+            self.close(code=CLOSE_TRY_LATER)  # refused at the handshake; the page polls
+            return
+        self.accept()
+        self.send_table()  # on every (re)connect: the whole table
+        self.chat_seen = views.last_chat_id(self.game_id)  # the page shows the chat so far
+
+    def socket_limits(self) -> list[tuple[str, int]]:
+        return [(sockets.game_key(self.game_id), settings.WS_MAX_PER_GAME),
+                *super().socket_limits()]
+
+    def disconnect(self, code):
+        self.leave_groups()
 
     # ------------------------------------------------------------ from the group
     def game_changed(self, event):
@@ -244,12 +264,12 @@ class TableConsumer(SiteConsumer):
         table; with `version` (the table it shows) and `chat_after` (the last chat line it
         shows), only what is newer."""
         def number(value):
-            ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+            ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**62
             return value if ok else None
 
         version, chat_after = number(data.get("version")), number(data.get("chat_after"))
-        if version is not None:
-            self.catch_up(version, chat_after)
+        if version is not None:  # what this socket has sent since it opened, it has too
+            self.catch_up(max(version, self.sent_version), chat_after)
             return
         self.send_table()
         if chat_after is not None:
@@ -305,7 +325,11 @@ class TableConsumer(SiteConsumer):
         if "chat" in data or "phrase" in data:  # the chat form (htmx ws-send)
             self.receive_chat(data)
             return
-        seen(self.user)  # as a page would: no "your move" email for a move they have seen
+        if not well_formed_move(data):
+            self.send_table(message=_("That is not a move."))
+            return
+        if self.user is not None and self.user.is_authenticated:
+            seen(self.user)  # as a page would: no "your move" email for a move they have seen
         try:
             actions, version, seat = views.move_from_fields(data)
             game = services.play(self.game_id, self.user, actions, version, seat=seat)
@@ -318,13 +342,12 @@ class TableConsumer(SiteConsumer):
             snapshots.keep(game, game.seats_in_order)
 
     def receive_chat(self, data):
-        def field(key):
-            value = data.get(key)
-            return value[0] if isinstance(value, list) and value else value
-
+        text, phrase = _one(data.get("chat")), _one(data.get("phrase"))
+        if not all(value is None or isinstance(value, str) for value in (text, phrase)):
+            self.send(text_data=views.chat_error_html(_("That is not a message.")))
+            return
         try:
-            services.chat.post(self.game_id, self.user, text=field("chat"),
-                               phrase=field("phrase"))
+            services.chat.post(self.game_id, self.user, text=text, phrase=phrase)
         except services.GameError as exc:
             self.send(text_data=views.chat_error_html(exc.message))
             return

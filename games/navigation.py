@@ -5,26 +5,19 @@ fragments, in the reader's language, and pushes them with `hx-swap-oob`."""
 
 from __future__ import annotations
 
+import logging
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
-from django.conf import settings
-from django.core.cache import cache
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from .consumers import (
-    CLOSE_SIGNED_OUT,
-    CLOSE_TOO_MANY,
-    COUNT_SECONDS,
-    SiteConsumer,
-    TableConsumer,
-    _release,
-)
+from .consumers import CLOSE_SIGNED_OUT, CLOSE_TOO_MANY, CLOSE_TRY_LATER, SiteConsumer
 from .models import Game
 from .notify import LOBBY_GROUP, nav_group, user_group
 
+logger = logging.getLogger(__name__)
 PAGES = ("lobby", "mine")  # pages with a live list besides the navigation
 
 
@@ -46,9 +39,8 @@ class NavConsumer(SiteConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         page = (query.get("page") or [""])[0]
         self.page = page if page in PAGES else ""
-        self.counted = []
         self.sent_waiting: int | None = None
-        if not self._count_in():
+        if not self.take_slot():  # counted with the tables' sockets per address
             self.accept()  # accepted, so that the client sees why
             self.close(code=CLOSE_TOO_MANY)
             return
@@ -58,8 +50,13 @@ class NavConsumer(SiteConsumer):
         if not self.groups_joined:
             self.close()
             return
-        for group in self.groups_joined:
-            async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+        try:
+            for group in self.groups_joined:
+                async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+        except Exception:  # Redis is down: refuse cleanly rather than fail the handshake
+            logger.warning("could not join the navigation's groups", exc_info=True)
+            self.close(code=CLOSE_TRY_LATER)
+            return
         self.accept()
         self.send_nav()
 
@@ -67,34 +64,8 @@ class NavConsumer(SiteConsumer):
     def signed_in(self) -> bool:
         return self.user is not None and self.user.is_authenticated
 
-    def _count_in(self) -> bool:
-        """These sockets count towards WS_MAX_PER_ADDRESS with the tables'."""
-        address = (self.scope.get("client") or [None])[0]
-        if not address:
-            return True
-        key = f"ws-address:{address}"
-        cache.add(key, 0, COUNT_SECONDS)
-        try:
-            count = cache.incr(key)
-        except ValueError:
-            cache.add(key, 1, COUNT_SECONDS)
-            count = 1
-        self.counted = [key]
-        if count > settings.WS_MAX_PER_ADDRESS:
-            _release(self.counted)
-            self.counted = []
-            return False
-        return True
-
     def disconnect(self, code):
-        _release(self.counted)
-        self.counted = []
-        for group in getattr(self, "groups_joined", []):
-            async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
-
-    # The same log-in checks as a table's socket (log-out, new password, account closed).
-    session_valid = TableConsumer.session_valid
-    session_ended = TableConsumer.session_ended
+        self.leave_groups()
 
     def receive(self, text_data=None, bytes_data=None):
         pass  # nothing to say to this socket
