@@ -187,9 +187,25 @@ def table(request, game_id):
             pass
         game.refresh_from_db()
     since = request.GET.get("since")
+    missed = _missed_chat(request, game)
     if request.htmx and since is not None and since == str(game.version):
-        return HttpResponse(status=204)  # polling: nothing new
-    return _render_table(request, game)
+        if not missed:
+            return HttpResponse(status=204)  # polling: nothing new
+        return HttpResponse(missed, headers={"HX-Reswap": "none"})  # only the chat lines
+    response = _render_table(request, game)
+    response.content += missed.encode()
+    return response
+
+
+def _missed_chat(request, game: Game) -> str:
+    """The table's poll (htmx) says with `chat_after` the last chat line the page shows:
+    the lines after it that its socket did not bring (static/js/catchup.js)."""
+    after = request.GET.get("chat_after", "")
+    if not request.htmx or not (after.isascii() and after.isdigit() and len(after) < 19):
+        return ""
+    frames, _ = chat_lines_after(game.pk, request.user, _invite(request), after=int(after),
+                                 csrf_token=get_token(request))
+    return "".join(frames)
 
 
 def _change(request, game_id, do):
