@@ -1,6 +1,8 @@
 import secrets
+from datetime import timedelta
 
 from axes.helpers import get_cool_off
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -88,6 +90,15 @@ class PasswordResetView(auth_views.PasswordResetView):
                 self.request, _("Too many password-reset emails have been asked for this address."),
                 "reset_account")
         return super().form_valid(form)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's; a new password also ends the account's log-in lockouts and slowing."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        AccessAttempt.objects.filter(username=form.user.get_username()).delete()
+        return response
 
 
 @login_required
@@ -198,12 +209,16 @@ def public_profile(request, username):
 
 
 def locked_out(request, original_response=None, credentials=None):
-    """django-axes' lockout answer: 429 with a page saying when to try again."""
+    """django-axes' lockout answer: 429 with a page saying why and when to try again."""
+    what, wait = getattr(request, "login_lockout", ("account", None))
     cooloff, now = get_cool_off(request), timezone.now()
+    if wait:
+        cooloff = timedelta(seconds=wait)
     response = render(
         request,
         "accounts/locked_out.html",
         {
+            "what": what,
             "failure_limit": settings.AXES_FAILURE_LIMIT,
             "retry_in": timeuntil(now + cooloff, now) if cooloff else None,
         },

@@ -189,11 +189,16 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
 
-# django-axes: lock a username from one address out after repeated failed log-ins.
+# django-axes, in the database (accounts.lockout): a username from one address is locked out
+# after AXES_FAILURE_LIMIT failed log-ins, an address after AXES_ADDRESS_FAILURE_LIMIT
+# whatever the usernames; an account tried from addresses it never logged in from is slowed.
+AXES_HANDLER = "accounts.lockout.LockoutHandler"
 AXES_ENABLED = envbool("AXES_ENABLED", "True")
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5")
+AXES_ADDRESS_FAILURE_LIMIT = envint("AXES_ADDRESS_FAILURE_LIMIT", "20")
 AXES_COOLOFF_TIME = envint("AXES_COOLOFF_HOURS", "1")  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a refused try counts for nothing
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # a 429 page saying when to retry
 AXES_VERBOSE = envbool("AXES_VERBOSE", "False")
