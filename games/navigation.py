@@ -77,6 +77,12 @@ class NavConsumer(SiteConsumer):
     def lobby_changed(self, event):
         self.send(text_data=self.render({"lobby": True}))
 
+    def layer_reconnected(self, event):
+        """The channel layer lost Redis for a while: what it said then is lost."""
+        self.send_nav()
+        if self.page == "lobby":
+            self.lobby_changed(event)
+
     def render(self, context: dict) -> str:
         with translation.override(self.language):
             return render_to_string("games/_live.html", context)

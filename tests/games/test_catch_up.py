@@ -16,10 +16,11 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from durak_site import channel_layer
 from games import services
 from games.models import ChatMessage
-from games.notify import group_name
+from games.notify import LOBBY_GROUP, group_name, nav_group
 
 from .conftest import client_for, table_url
 from .test_live import connect, receive_table
+from .test_navigation import me, waiting
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -182,6 +183,27 @@ async def test_a_sync_with_bad_numbers_gets_the_whole_table_and_no_chat(duel, al
     assert again == version
     assert await alices.receive_nothing(timeout=0.2)
     await alices.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_the_navigation_and_the_lobby_catch_up_when_the_layer_is_back(duel, alice, bob,
+                                                                           unheard):
+    first = await sync_to_async(lambda: duel.seats.get(number=duel.turn_seat).player)()
+    other = bob if first == alice else alice
+    navigation, _ = await me(other)
+    assert (await waiting(navigation))[0] == 0
+    lobby, _ = await me(page="lobby")
+    unheard["on"] = True
+    await move(duel)  # now it is `other`'s move
+    unheard["on"] = False
+    assert await navigation.receive_nothing(timeout=0.2)
+    layer = get_channel_layer()
+    await layer.group_send(nav_group(other.pk), {"type": "layer.reconnected"})
+    assert (await waiting(navigation))[0] == 1
+    await layer.group_send(LOBBY_GROUP, {"type": "layer.reconnected"})
+    assert 'id="lobby-poke"' in await lobby.receive_from(timeout=3)
+    for comm in (navigation, lobby):
+        await comm.disconnect()
 
 
 # ----------------------------------------------------------------------------- the poll
