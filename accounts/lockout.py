@@ -3,8 +3,8 @@ a Redis restart forgets none):
 
 - an address: AXES_ADDRESS_FAILURE_LIMIT failed log-ins from one client address, whatever
   the usernames, lock that address out for AXES_COOLOFF_TIME;
-- an account: after AXES_FAILURE_LIMIT failures for one account from addresses it has
-  never logged in from, more tries from such addresses wait THROTTLE_FIRST, doubling with
+- an account: after AXES_FAILURE_LIMIT failures for one account from two or more
+  addresses it has never logged in from, more tries from such addresses wait THROTTLE_FIRST, doubling with
   each further failure (at most the cool-off). The owner's usual addresses (axes'
   AccessLog of successful log-ins) are not slowed, and a password reset ends it
   (accounts.views.PasswordResetConfirmView).
@@ -20,7 +20,7 @@ from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_username, get_cool_off, get_failure_limit
 from axes.models import AccessAttempt, AccessLog
 from django.conf import settings
-from django.db.models import Max, Sum
+from django.db.models import Count, Max, Sum
 from django.utils import timezone
 
 THROTTLE_FIRST = timedelta(minutes=1)
@@ -67,9 +67,10 @@ class LockoutHandler(AxesDatabaseHandler):
             return 0
         elsewhere = (self._recent(request).filter(username=username)
                      .exclude(ip_address__in=usual)
-                     .aggregate(n=Sum("failures_since_start"), last=Max("attempt_time")))
+                     .aggregate(n=Sum("failures_since_start"), last=Max("attempt_time"),
+                                addresses=Count("ip_address", distinct=True)))
         excess = (elsewhere["n"] or 0) - get_failure_limit(request, credentials)
-        if excess < 0:
+        if excess < 0 or elsewhere["addresses"] < 2:  # one address: its own lockout
             return 0
         longest = get_cool_off(request) or timedelta(hours=1)
         delay = min(THROTTLE_FIRST * 2 ** min(excess, 30), longest)

@@ -116,6 +116,13 @@ def test_many_addresses_on_one_account_are_slowed(client, alice, password):
         assert log_in_from(client, "203.0.113.9", password).status_code == 302
 
 
+def test_one_address_alone_locks_only_itself_out(client, alice, password):
+    for _ in range(5):
+        fail_from(client, OFFICE)
+    assert log_in_from(client, OFFICE, password).status_code == 429
+    assert log_in_from(client, "203.0.113.1", password).status_code == 302  # a new address
+
+
 def test_the_owner_still_logs_in_from_their_usual_address(client, alice, password):
     assert log_in_from(client, HOME, password).status_code == 302
     for n in range(1, 12):
