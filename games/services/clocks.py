@@ -45,12 +45,17 @@ def timeout_action(deal, seat: int):
 
 def play(game_id, user, tokens, version, *, seat=None) -> Game:
     """The user's move (moves.play_move). After the seat's deadline it is refused, and the
-    site's move for the seat (section 10) is played at once rather than at the next sweep."""
+    site's move for the seat (section 10) is played at once rather than at the next sweep;
+    unless the deadline passed while the site was down (forgive_downtime)."""
     try:
         return play_move(game_id, user, tokens, version, seat=seat)
     except TimeRanOut:
-        if forgive_downtime():  # the site was down, not the player: the clocks moved on
-            return play_move(game_id, user, tokens, version, seat=seat)
+        pass
+    # If the site was down, not the player, the clocks move on (maybe a sweep just did).
+    forgive_downtime()
+    try:
+        return play_move(game_id, user, tokens, version, seat=seat)
+    except TimeRanOut:
         try:
             timeout(game_id, version)
         except GameError:
