@@ -87,7 +87,7 @@ def watch(page: Page, username: str) -> Person:
                 person.ws_versions.append(int(m.group(1)))
 
         def on_sent(payload):
-            if isinstance(payload, str) and '"version"' in payload:
+            if isinstance(payload, str) and '"version"' in payload and '"sync"' not in payload:
                 person.moves_sent.append(payload)
 
         ws.on("framereceived", on_frame)
