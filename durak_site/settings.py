@@ -36,7 +36,7 @@ DEV_SECRET_KEY = "insecure-dev-key-change-me-in-production-0123456789"
 SECRET_KEY = os.getenv("SECRET_KEY", "") or (DEV_SECRET_KEY if DEBUG else "")
 
 
-MIN_KEY_BITS = 256  # estimated entropy (durak_site.keystrength); token_urlsafe(50) has 400
+MIN_KEY_BITS = 160  # estimated (durak_site.keystrength): token_urlsafe(50) ~390, token_hex(32) ~240
 
 
 def weak_key(key: str) -> bool:
