@@ -141,10 +141,15 @@ def test_moves_and_chat_reach_open_sockets_across_a_redis_restart(procs, duel, o
         for listener in sockets.values():
             listener.table(game.version + 1)
 
-    # New sockets connect to both Daphnes and get the table.
+    # New sockets connect to both Daphnes and get the table, also after a restart while
+    # no socket was open (nobody was reading the layer's broken connection).
     game = fresh(duel)
-    for port, seat in ((port_a, mover), (port_b, 1 - mover)):
-        with open_socket(port, game, users[seat]) as ws:
-            Listener(ws).table(game.version)
+    for restart in (False, True):
+        if restart:
+            own_redis.kill()
+            own_redis.start()
+        for port, seat in ((port_a, mover), (port_b, 1 - mover)):
+            with open_socket(port, game, users[seat]) as ws:
+                Listener(ws).table(game.version)
     for daphne in (daphne_a, daphne_b):
         assert daphne.alive, daphne.tail()
