@@ -245,10 +245,11 @@ def test_the_tables_poll_brings_the_chat_lines_after_the_last_one_shown(duel, al
 class StandInPubSub:
     """redis-py's PubSub as the shard uses it; reads fail while `down`."""
 
-    def __init__(self):
+    def __init__(self, failing_subscribes=0):
         self.down = False
         self.subscribed = True
         self.subscribe_calls = []
+        self.failing_subscribes = failing_subscribes
 
     async def get_message(self, ignore_subscribe_messages=True, timeout=0.1):
         await asyncio.sleep(0.01)
@@ -257,6 +258,9 @@ class StandInPubSub:
         return None
 
     async def subscribe(self, *channels):
+        if self.failing_subscribes:
+            self.failing_subscribes -= 1
+            raise RedisConnectionError("Connection closed by server.")
         self.subscribe_calls.append(set(channels))
 
 
@@ -323,3 +327,19 @@ async def test_a_publish_on_a_broken_connection_is_tried_once_more():
     shard._redis = StandInRedis(failures=2)  # Redis is gone: the error is the caller's
     with pytest.raises(RedisConnectionError):
         await layer.group_send("game-1", {"type": "game.changed", "version": 4})
+
+
+@pytest.mark.asyncio
+async def test_a_subscribe_on_a_broken_connection_is_tried_once_more():
+    layer = channel_layer.ReconnectingPubSubChannelLayer(
+        hosts=[{"address": "redis://127.0.0.1:1/0"}])
+    shard = shard_of(layer._get_layer())
+    shard._redis, shard._pubsub = StandInRedis(0), StandInPubSub(failing_subscribes=1)
+    shard._receive_task = asyncio.ensure_future(asyncio.sleep(0))  # no reader here
+    channel = await layer.new_channel()  # a new socket's, before its handshake ends
+    assert channel in shard._subscribed_to
+    assert shard._pubsub.subscribe_calls == [{channel}]
+
+    shard._pubsub.failing_subscribes = 2  # Redis is gone: the error is the caller's
+    with pytest.raises(RedisConnectionError):
+        await layer.group_add("game-1", channel)
