@@ -158,8 +158,10 @@ if REDIS_URL:
                                       "durak_site.channel_layer.ReconnectingPubSubChannelLayer"),
             # redis-py 8 stops reading after 5 s by default (socket_timeout), exactly as
             # long as the list-based layer blocks waiting for a message: an idle table's
-            # consumer crashed with "Timeout reading from ..." every 5 s. Wait longer.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
+            # consumer crashed with "Timeout reading from ..." every 5 s. Wait longer. A
+            # Redis that can't be reached fails a connect in 2 s (a publish is tried twice).
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30,
+                                  "socket_connect_timeout": 2}]},
         }
     }
 else:
