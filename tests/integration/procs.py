@@ -203,6 +203,32 @@ class Procs:
         proc.wait_for_log(" ready.", timeout=timeout)
         return proc
 
+    def site_worker(self, name: str, args: list[str], *, env: dict | None = None,
+                    module: str | None = None, timeout: float = 30.0) -> Proc:
+        """A Celery worker with the site's own arguments (`args`: a Procfile line after
+        "celery"), its own node name and info logging (its tasks are in its log); ready when
+        this returns. `module` as for worker()."""
+        launcher = [sys.executable, "-m", module] if module else [str(VENV_BIN / "celery")]
+        node = f"{name}-{os.getpid()}-{len(self.started)}@{LOOPBACK}"
+        proc = self._start(name, [
+            *launcher, *args, "--loglevel=info", "-n", node,
+            "--without-gossip", "--without-mingle", "--without-heartbeat",
+        ], env)
+        proc.wait_for_log(" ready.", timeout=timeout)
+        return proc
+
+    def redis(self, port: int | None = None, *, timeout: float = 30.0) -> tuple[Proc, int]:
+        """A private Redis on loopback, kept in memory only (as the site's own); returns
+        (proc, port) once it answers. Started again on the same port, it is empty."""
+        port = port or free_port()
+        proc = self._start(f"redis-{port}", [
+            "redis-server", "--bind", LOOPBACK, "--port", str(port), "--save", "",
+            "--appendonly", "no", "--dir", str(self.log_dir),
+        ])
+        wait_until(lambda: port_open(port), timeout=timeout,
+                   what=f"Redis to listen on {LOOPBACK}:{port}", proc=proc)
+        return proc, port
+
     def beat(self, *, env: dict | None = None, timeout: float = 30.0) -> Proc:
         """Celery beat with the site's schedule (the deadline sweep every few seconds)."""
         schedule = self.log_dir / f"beat-schedule-{len(self.started)}"
