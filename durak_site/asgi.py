@@ -15,14 +15,27 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator, WebsocketDenier  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+from django.core.exceptions import SuspiciousOperation  # noqa: E402
+from django.http import Http404  # noqa: E402
 from django.http.request import split_domain_port, validate_host  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 
+
+class StaticFiles(ASGIStaticFilesHandler):
+    """Django's static file handler, with a path outside the static folders (`..`, an
+    absolute path) or one no file can have (a NUL, too long) answered 404, not 500."""
+
+    def serve(self, request):
+        try:
+            return super().serve(request)
+        except (SuspiciousOperation, ValueError, OSError) as exc:
+            raise Http404("no such static file") from exc
+
+
 if settings.SERVE_STATIC:
     # Daphne serves /static/ itself unless a proxy in front does (SERVE_STATIC=false).
-    django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)
-
+    django_asgi_app = StaticFiles(django_asgi_app)
 
 
 class SiteOriginValidator(OriginValidator):
