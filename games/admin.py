@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib import admin, messages
 from django.db import IntegrityError, transaction
+from django.db.models.constants import LOOKUP_SEP
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -136,6 +137,23 @@ class GameAdmin(admin.ModelAdmin):
     actions = ("abort",)
     inlines = (SeatInline, MoveInline)
     readonly_fields = [f.name for f in Game._meta.fields]
+    # The saved match holds the seed, every hand and the talon: shown once the game is
+    # over, never while a staff member may be playing it or watching it.
+    HIDDEN_IN_PLAY = ("state",)
+
+    def get_fields(self, request, obj=None):
+        if obj is not None and obj.is_over:
+            return list(self.readonly_fields)
+        return [f for f in self.readonly_fields if f not in self.HIDDEN_IN_PLAY]
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.get_fields(request, obj)
+
+    def lookup_allowed(self, lookup, value, request=None):
+        # ?state__contains=<card> would tell which cards a game in play hides (400).
+        if lookup.split(LOOKUP_SEP, 1)[0] in self.HIDDEN_IN_PLAY:
+            return False
+        return super().lookup_allowed(lookup, value, request)
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("preset").prefetch_related(
