@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels (served by Daphne)."""
 
 import os
+import sys
 from urllib.parse import urlparse
 
 from django.core.asgi import get_asgi_application
@@ -19,7 +20,12 @@ from django.core.exceptions import SuspiciousOperation  # noqa: E402
 from django.http import Http404  # noqa: E402
 from django.http.request import split_domain_port, validate_host  # noqa: E402
 
+from durak_site.bodylimit import BodyLimit, install_in_daphne  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+
+if "daphne.http_protocol" in sys.modules:
+    # Run by Daphne: refuse a body over the limit as it arrives, not once read whole.
+    install_in_daphne()
 
 
 class StaticFiles(ASGIStaticFilesHandler):
@@ -60,7 +66,8 @@ class SiteOriginValidator(OriginValidator):
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # A body over the limit: 413 before the application reads it (other ASGI servers).
+        "http": BodyLimit(django_asgi_app),
         # A socket from another origin, or to a game the user may not see, is refused.
         "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
