@@ -120,3 +120,26 @@ def test_no_reminder_in_fast_games(alice, bob, classic, seeded):
     start = game.deadline - game.move_time
     assert services.send_reminders(now=start + timedelta(minutes=9)) == 0
     assert mail.outbox == []
+
+
+@pytest.mark.parametrize(("task", "queue"), [
+    ("bot_turn", "play"), ("sweep_deadlines", "play"),
+    ("coach_hint", "coach"), ("review_game", "coach"),
+    ("send_reminders", "mail"), ("send_summaries", "mail"), ("challenge_mail", "mail"),
+])
+def test_each_task_goes_to_the_queue_of_its_urgency(task, queue):
+    """Bot moves and timeouts have a queue (and a worker) of their own: the coach's and
+    the mail's work never waits in front of them."""
+    from durak_site.celery import app
+
+    assert getattr(tasks, task).name == f"games.tasks.{task}"
+    assert app.amqp.router.route({}, f"games.tasks.{task}")["queue"].name == queue
+
+
+def test_every_game_task_has_a_queue_chosen():
+    """(Anything unrouted goes to the mail's queue: no place for a bot's move.)"""
+    from durak_site.celery import app
+
+    app.loader.import_default_modules()
+    ours = {name for name in app.tasks if name.startswith("games.")}
+    assert ours and ours <= set(app.conf.task_routes), ours - set(app.conf.task_routes)
