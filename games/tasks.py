@@ -1,4 +1,5 @@
-"""Celery tasks: thin wrappers around services (DESIGN.md)."""
+"""Celery tasks: thin wrappers around services (DESIGN.md). Each goes to the queue of its
+urgency (settings.CELERY_TASK_ROUTES): "play", "coach" or "mail", each with its worker."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ def bot_turn(game_id: int, version: int) -> int:
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Beat: play the timeout move of every overdue seat (each claimed once), and wake
-    bot turns that no task is handling (a worker died)."""
+    """Beat: after an outage of the sweep, move the clocks on by it; play the timeout move
+    of every overdue seat (each claimed once), and wake bot turns that no task is
+    handling (a worker died)."""
     played = services.sweep_expired()
     services.wake_stalled_bots()
     return played
