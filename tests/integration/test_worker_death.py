@@ -21,6 +21,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 
 from games import services
 from games.models import Move
@@ -57,7 +58,8 @@ def kill_mid_move(procs, redis, game, trace_path, visibility_timeout):
     this game's current version, then SIGKILL the worker's process group. Returns the
     trace record of the killed task."""
     version = game.version
-    assert redis.llen("celery") >= 1  # the bot's turn is queued (after the last commit)
+    play = settings.CELERY_TASK_ROUTES["games.tasks.bot_turn"]["queue"]
+    assert redis.llen(play) >= 1  # the bot's turn is queued (after the last commit)
     doomed = procs.worker("doomed", concurrency=1, module="tests.integration.slow_bot_worker",
                           env={"CELERY_VISIBILITY_TIMEOUT": str(visibility_timeout),
                                "TEST_BOT_THINK_SECONDS": "60", "TEST_BOT_TRACE": str(trace_path)})
