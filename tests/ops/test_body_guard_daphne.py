@@ -1,0 +1,134 @@
+"""A real Daphne keeps the body limit as the body arrives: 300 MB sent with a
+Content-Length, or chunked without one, gets a 413 and Daphne's memory (RSS) grows by
+less than 10 MB. (Daphne reads a body whole before it calls the application: without the
+guard, 300 MB made it grow by about 300 MB, and keep it.)"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DAPHNE = Path(sys.executable).parent / "daphne"
+BODY = 300 * 1024 * 1024
+PIECE = b"\0" * (1024 * 1024)
+GROWTH = 10 * 1024 * 1024
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def daphne(tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env.update(DJANGO_SETTINGS_MODULE="durak_site.settings", DEBUG="false",
+               SECRET_KEY="x7Qp2-" + "".join(f"{b:02x}" for b in os.urandom(32)),
+               DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3", ALLOWED_HOSTS="127.0.0.1",
+               PYTHONUNBUFFERED="1")
+    env.pop("REDIS_URL", None)
+    log = (tmp_path / "daphne.log").open("w")
+    proc = subprocess.Popen([str(DAPHNE), "-b", "127.0.0.1", "-p", str(port),
+                             "durak_site.asgi:application"], cwd=ROOT, env=env, stdout=log,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, (tmp_path / "daphne.log").read_text()[-3000:]
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "Daphne did not listen"
+                time.sleep(0.2)
+        yield proc, port
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        log.close()
+
+
+def ask(port: int, head: bytes, body_pieces=0, chunked=False) -> tuple[bytes, int]:
+    """Send head and up to body_pieces MiB of zeros, reading as we go; returns (the
+    answer, the body bytes sent) once the server answers and closes, or all is sent."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    answer, sent = b"", 0
+    try:
+        sock.sendall(head)
+        for _ in range(body_pieces):
+            readable, _, _ = select.select([sock], [], [], 0)
+            if readable:
+                break
+            try:
+                sock.sendall(b"%x\r\n%s\r\n" % (len(PIECE), PIECE) if chunked else PIECE)
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            sent += len(PIECE)
+        else:
+            if chunked:
+                sock.sendall(b"0\r\n\r\n")
+        sock.settimeout(30)
+        while True:
+            try:
+                data = sock.recv(65536)
+            except (ConnectionResetError, TimeoutError):
+                break
+            if not data:
+                break
+            answer += data
+            if b"\r\n\r\n" in answer and b"Content-Length: 0" in answer:
+                break
+    finally:
+        sock.close()
+    return answer, sent
+
+
+def rss(proc) -> int:
+    return psutil.Process(proc.pid).memory_info().rss
+
+
+def test_300_megabytes_get_a_413_and_daphne_stays_small(daphne):
+    proc, port = daphne
+    warm = b"GET /static/css/site.css HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    for _ in range(3):  # Django loaded, first answers made
+        assert ask(port, warm)[0].startswith(b"HTTP/1.1 200")
+    small = (b"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+             b"Content-Type: application/octet-stream\r\nContent-Length: 10\r\n\r\n0123456789")
+    assert ask(port, small)[0].startswith(b"HTTP/1.1 403")  # read and refused (no CSRF)
+    before = rss(proc)
+
+    head = (b"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/octet-stream\r\n")
+    with_length = head + b"Content-Length: %d\r\n\r\n" % BODY
+    answers = [ask(port, with_length, BODY // len(PIECE))]
+    first = rss(proc) - before
+
+    chunked = head + b"Transfer-Encoding: chunked\r\n\r\n"
+    answers.append(ask(port, chunked, BODY // len(PIECE), chunked=True))
+    time.sleep(0.5)
+    grown = rss(proc) - before
+    print(f"Daphne RSS before {before / 2**20:.1f} MiB, grown {first / 2**20:.1f} MiB "
+          f"after the first body, {grown / 2**20:.1f} MiB after both; "
+          f"sent {[sent // 2**20 for _, sent in answers]} MiB")
+    assert grown < GROWTH and first < GROWTH, f"Daphne grew by {grown / 2**20:.1f} MiB"
+    for answer, sent in answers:
+        assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+        assert sent < BODY, "the whole body was taken"
+    assert proc.poll() is None
+    assert ask(port, warm)[0].startswith(b"HTTP/1.1 200")  # and it still serves
