@@ -7,6 +7,7 @@ anonymous reader, a seated player, a spectator of a public table, and an outside
 private table with and without its invite link.
 """
 
+import asyncio
 import json
 from datetime import timedelta
 
@@ -79,20 +80,39 @@ def hidden(alice, bob, classic, seeded):
     return game
 
 
-async def open_socket(path, user=None, address="203.0.113.5"):
+async def open_socket(path, user=None, address="203.0.113.5", *, first=True):
+    """(socket, accepted, close code). `first`: the socket sends something on connect (a
+    table, a count), read here; a socket over a limit is accepted, then closed 4429."""
     headers = await sync_to_async(session_headers)(user) if user else [
         (b"origin", b"http://testserver"), (b"host", b"testserver")]
     comm = WebsocketCommunicator(application, path, headers=headers)
     comm.scope["client"] = (address, 40000)
     connected, code = await comm.connect(timeout=10)
+    if connected and first:
+        output = await answer(comm)
+        if output["type"] == "websocket.close":
+            return comm, False, output.get("code")
     return comm, connected, code
+
+
+async def answer(comm, timeout: float = 10) -> dict:
+    """The socket's next output; a crash of the consumer is raised at once."""
+    output = asyncio.ensure_future(comm.output_queue.get())
+    done, _ = await asyncio.wait({output, comm.future}, timeout=timeout,
+                                 return_when=asyncio.FIRST_COMPLETED)
+    if output in done:
+        return output.result()
+    output.cancel()
+    if comm.future.done():
+        comm.future.result()  # the consumer's exception
+    raise AssertionError(f"no answer within {timeout} s")
 
 
 async def drain(comm, what: str) -> list[dict]:
     """Whatever the socket has sent meanwhile: frames only, never a close."""
     outputs = []
     while not await comm.receive_nothing(timeout=0.01, interval=0.002):
-        outputs.append(await comm.receive_output(timeout=10))
+        outputs.append(await answer(comm))
     for output in outputs:
         assert output["type"] == "websocket.send", (what, output)
     return outputs
@@ -105,19 +125,19 @@ async def storm(comm, version: int, who: str, *, answers: bool):
         what = f"{who}: {frame!r}"[:200]
         await comm.send_input(frame)
         if answers:
-            first = await comm.receive_output(timeout=10)
+            first = await answer(comm)
             assert first["type"] == "websocket.send", (what, first)
         await drain(comm, what)
     await comm.send_to(text_data="x" * (consumers.MAX_MESSAGE_BYTES + 1))
     if answers:
-        assert "too large" in (await comm.receive_output(timeout=10))["text"]
-        assert await comm.receive_output(timeout=10) == {
+        assert "too large" in (await answer(comm))["text"]
+        assert await answer(comm) == {
             "type": "websocket.close", "code": consumers.CLOSE_TOO_BIG}
     else:
         assert await comm.receive_nothing(timeout=0.05)
 
 
-async def assert_no_count_left(game, address="203.0.113.5"):
+async def assert_no_count_left(game, user, address="203.0.113.5"):
     """Every count is back to zero: none held, and with room for one socket per address
     and per table, one more socket still gets in (a leaked count would refuse it)."""
     assert sockets.count(sockets.game_key(game.pk)) == 0
@@ -130,7 +150,7 @@ async def assert_no_count_left(game, address="203.0.113.5"):
             f"/ws/games/{game.pk}/?invite={game.invite_token}")
         assert connected, code
         await comm.disconnect()
-        comm, connected, code = await open_socket("/ws/me/?page=lobby")
+        comm, connected, code = await open_socket("/ws/me/?page=lobby", user)
         assert connected, code
         await comm.disconnect()
     finally:
@@ -149,25 +169,27 @@ async def test_the_table_answers_every_frame_and_never_crashes(
     version = (await sync_to_async(Game.objects.get)(pk=game.pk)).version
     await storm(comm, version, who, answers=True)
     await comm.disconnect()
-    await assert_no_count_left(game)
+    await assert_no_count_left(game, alice)
 
 
-async def test_an_outsider_without_the_invite_is_refused_and_counts_nothing(hidden, carol):
+async def test_an_outsider_without_the_invite_is_refused_and_counts_nothing(
+        hidden, carol, alice):
     comm, connected, code = await open_socket(f"/ws/games/{hidden.pk}/", carol)
     assert not connected and code == consumers.CLOSE_REFUSED
     await comm.disconnect()
-    await assert_no_count_left(hidden)
+    await assert_no_count_left(hidden, alice)
 
 
 @pytest.mark.parametrize("who", ["anonymous", "signed-in"])
 async def test_the_navigation_socket_takes_every_frame_and_stays_open(who, duel, alice):
     comm, connected, code = await open_socket("/ws/me/?page=lobby",
-                                              alice if who == "signed-in" else None)
+                                              alice if who == "signed-in" else None,
+                                              first=who == "signed-in")
     assert connected, code
     await drain(comm, "the navigation")
     await storm(comm, 1, who, answers=False)
     await comm.disconnect()
-    await assert_no_count_left(duel)
+    await assert_no_count_left(duel, alice)
 
 
 async def test_two_hundred_bad_frames_from_ten_addresses_leave_no_count(
@@ -180,20 +202,23 @@ async def test_two_hundred_bad_frames_from_ten_addresses_leave_no_count(
         comm, connected, code = await open_socket(f"/ws/games/{duel.pk}/",
                                                   address=f"198.51.100.{n % 10}")
         assert connected, code
-        await drain(comm, "the table")
         await comm.send_to(text_data=bad)
         try:
-            answer = await comm.receive_output(timeout=10)
-            assert answer["type"] == "websocket.send" and "Log in to play" in answer["text"]
+            said = await answer(comm)
+            assert said["type"] == "websocket.send" and "Log in to play" in said["text"]
             await comm.disconnect()
         except Exception:  # noqa: BLE001 - counted: the consumer crashed
             crashed += 1
+    table = sockets.count(sockets.game_key(duel.pk))
+    addresses = [sockets.count(sockets.address_key(f"198.51.100.{n}")) for n in range(10)]
     settings.WS_MAX_PER_GAME = 2  # the table's own players: no room for a leaked count
     players = []
     for user in (alice, bob):
         comm, connected, code = await open_socket(f"/ws/games/{duel.pk}/", user)
         players.append((connected, code))
         await comm.disconnect()
-    print(f"frame storm: {crashed} of 200 sockets crashed; players' connects: {players}")
+    print(f"frame storm: {crashed} of 200 sockets crashed; counts after: table {table}, "
+          f"addresses {addresses}; the players' connects (accepted, code): {players}")
     assert crashed == 0
+    assert table == 0 and addresses == [0] * 10
     assert players == [(True, None), (True, None)]

@@ -1,4 +1,4 @@
-"""Issue 12 over the socket: malformed frames, sockets that outlive their session, unknown
+"""Over the socket: malformed frames, sockets that outlive their session, unknown
 paths, socket limits and the origin check (scheme, host and port)."""
 
 import json
@@ -6,6 +6,7 @@ import logging
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
@@ -15,6 +16,8 @@ from django.urls import reverse
 
 from durak_site.asgi import application
 from games import consumers
+from games.navigation import NavConsumer
+from games.notify import group_name, nav_group
 from tests.games.test_live import connect, fresh, legal, receive_table
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.asyncio]
@@ -188,6 +191,48 @@ async def test_sockets_beyond_the_limit_per_game_are_refused(duel, alice, settin
     await assert_closed(extra, consumers.CLOSE_TOO_MANY)
     for comm in comms:
         await comm.disconnect()
+
+
+class Bug(Exception):
+    pass
+
+
+def broken(self, event):
+    raise Bug("a bug in a handler")
+
+
+@pytest.mark.parametrize("kind", ["table", "navigation"])
+async def test_a_consumer_that_crashes_still_frees_its_place(duel, alice, settings, kind):
+    settings.WS_MAX_PER_GAME = settings.WS_MAX_PER_ADDRESS = 1
+    _client, headers = await sync_to_async(logged_in)(alice)
+
+    async def open_one():
+        if kind == "table":
+            return await open_socket(duel, headers, "203.0.113.7")
+        comm = WebsocketCommunicator(application, "/ws/me/", headers=headers)
+        comm.scope["client"] = ("203.0.113.7", 40000)
+        return comm, *(await comm.connect())
+
+    comm, connected, _ = await open_one()
+    assert connected
+    await comm.receive_from(timeout=10)  # the table, or the navigation's count
+    handler, group = {"table": ("game_changed", group_name(duel.pk)),
+                      "navigation": ("people_changed", nav_group(alice.pk))}[kind]
+    cls = consumers.TableConsumer if kind == "table" else NavConsumer
+    original = cls.__dict__[handler]
+    setattr(cls, handler, broken)
+    try:
+        await get_channel_layer().group_send(group, {"type": handler.replace("_", "."),
+                                                     "version": 10**6})
+        with pytest.raises(Bug):
+            await comm.wait(timeout=10)  # crashed: the server would close it with 1011
+    finally:
+        setattr(cls, handler, original)
+    again, connected, code = await open_one()
+    assert connected, code
+    first = await again.receive_output(timeout=10)
+    assert first["type"] == "websocket.send", first  # not closed 4429: the place is free
+    await again.disconnect()
 
 
 # ------------------------------------------------------------------ origin
