@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games.models import ChatMessage
-from tests.e2e.helpers import create_game, open_table, sign_up, watch
+from tests.e2e.helpers import create_game, open_table, sign_up, wait_state, watch
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -33,9 +33,18 @@ def test_the_page_asks_on_opening_and_its_poll_brings_a_chat_line_no_socket_told
     sync = next(frame for frame in sent if frame.get("type") == "sync")
     assert sync["chat_after"] == 0 and sync["version"] <= state["version"], sent
 
-    # Saved, but no socket is told (as while the site's Redis is away).
+    # Saved, but no socket is told (as while the site's Redis is away). It is vera's move,
+    # so the table stays as it is: the poll brings the line alone. (Written after the first
+    # poll, so that the sync, answered by then, can't be what brings it.)
+    version = wait_state(vera, "(s) => s.mine")["version"]
+    polled = lambda r: "chat_after=0" in r.url  # noqa: E731
+    with vera.page.expect_response(polled, timeout=30_000) as first:
+        pass
+    assert first.value.status == 204  # nothing new
     author = get_user_model().objects.get(username="vera")
-    line = ChatMessage.objects.create(game_id=game_id, author=author, text="nobody told you")
-    with vera.page.expect_request(lambda r: f"chat_after={line.pk}" in r.url, timeout=50_000):
+    ChatMessage.objects.create(game_id=game_id, author=author, text="nobody told you")
+    with vera.page.expect_response(polled, timeout=30_000) as second:
         expect(vera.page.locator(LINES)).to_have_count(1, timeout=30_000)  # within a poll
+    assert second.value.status == 200 and second.value.headers["hx-reswap"] == "none"
     expect(vera.page.locator(LINES)).to_have_text(["vera nobody told you"])
+    assert vera.version == version
