@@ -31,7 +31,19 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def stop(proc: subprocess.Popen, after: float) -> str:
+def wait_for(predicate, timeout: float = 30.0) -> None:
+    """Poll until `predicate()` holds (a generous bound: the machine may be busy)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def lines(path: Path) -> int:
+    return len(path.read_text().splitlines()) if path.exists() else 0
+
+
+def stop(proc: subprocess.Popen, after: float = 0) -> str:
     time.sleep(after)
     proc.send_signal(signal.SIGTERM)
     out, _ = proc.communicate(timeout=20)
@@ -40,7 +52,8 @@ def stop(proc: subprocess.Popen, after: float) -> str:
 
 def test_a_dying_process_is_restarted_with_a_growing_back_off(tmp_path):
     proc = start(tmp_path, "flaky: sh -c 'echo run >> runs; exit 3'\n")
-    out = stop(proc, 3.6)
+    wait_for(lambda: lines(tmp_path / "runs") >= 3)  # the next run is 4 s away
+    out = stop(proc)
     assert "flaky (pid " in out and "died (exit status 3); restarting it in 1 s" in out, out
     assert "restarting it in 2 s" in out, out
     assert (tmp_path / "runs").read_text().count("run") == 3  # at 0, 1 and 3 s
@@ -50,21 +63,22 @@ def test_a_dying_process_is_restarted_with_a_growing_back_off(tmp_path):
 def test_processes_stop_in_the_reverse_order_of_their_start_and_children_too(tmp_path):
     procfile = ("first: sleep 600\n"
                 "second: sh -c 'sleep 600 & echo $! > child; wait'\n"
-                "third: sleep 600\n")
+                "third: sh -c 'touch third; exec sleep 600'\n")
     proc = start(tmp_path, procfile)
-    time.sleep(1)
+    wait_for(lambda: lines(tmp_path / "child") and (tmp_path / "third").exists())
     child = int((tmp_path / "child").read_text())
-    out = stop(proc, 0)
+    out = stop(proc)
     stops = [out.find(f"{name} stopped") for name in ("third", "second", "first")]
     assert -1 not in stops and stops == sorted(stops), out
     assert not alive(child), "the child of 'second' was left running"
 
 
 def test_one_that_ignores_sigterm_is_killed_after_the_grace(tmp_path):
-    proc = start(tmp_path, "stubborn: sh -c 'trap \"\" TERM; while :; do sleep 0.1; done'\n",
-                 SUPERVISE_GRACE="0.5")
+    proc = start(tmp_path, "stubborn: sh -c 'trap \"\" TERM; touch ready; "
+                 "while :; do sleep 0.1; done'\n", SUPERVISE_GRACE="0.5")
+    wait_for((tmp_path / "ready").exists)  # SIGTERM before the trap would simply end it
     started = time.monotonic()
-    out = stop(proc, 0.5)
+    out = stop(proc)
     assert "stubborn did not stop within 0.5 s: SIGKILL" in out, out
     assert time.monotonic() - started < 5
 
