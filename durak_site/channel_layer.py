@@ -8,7 +8,8 @@ under it fails once and the event is dropped (the pool's connections never retry
 
 Here:
 - a publish or a subscribe that fails on a broken connection is tried once more, on a
-  fresh connection (redis-py drops the broken one when the command fails);
+  fresh connection (redis-py drops the broken one when the command fails; a publish also
+  closes the pool's idle connections, as broken as the first after a restart);
 - once the receive task reads again after a failure, it subscribes to every channel and
   group again (whatever redis-py restored or not), then hands every consumer that is in a
   group a `layer.reconnected` event: it may have missed something, and catches up from
@@ -42,7 +43,17 @@ class Shard(RedisSingleShardConnection):
             await super().publish(channel, message)
         except BROKEN as exc:
             logger.warning("publishing to Redis failed (%s); trying once more", exc)
+            await self._drop_idle_connections()
             await super().publish(channel, message)
+
+    async def _drop_idle_connections(self):
+        """After a restart every idle connection of the pool is broken, and the pool may
+        hand one out again: close them, so that the next command connects afresh."""
+        if self._redis is not None:
+            try:
+                await self._redis.connection_pool.disconnect(inuse_connections=False)
+            except Exception:  # noqa: BLE001 - only a clean-up
+                logger.debug("could not close idle Redis connections", exc_info=True)
 
     async def subscribe(self, channel):
         try:

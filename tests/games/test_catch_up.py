@@ -264,10 +264,20 @@ class StandInPubSub:
         self.subscribe_calls.append(set(channels))
 
 
+class StandInPool:
+    def __init__(self):
+        self.idle_closed = 0
+
+    async def disconnect(self, inuse_connections=True):
+        assert not inuse_connections  # the subscriber's connection stays
+        self.idle_closed += 1
+
+
 class StandInRedis:
     def __init__(self, failures):
         self.failures = failures
         self.published = []
+        self.connection_pool = StandInPool()
 
     async def publish(self, channel, message):
         if self.failures:
@@ -323,6 +333,7 @@ async def test_a_publish_on_a_broken_connection_is_tried_once_more():
     shard._redis, shard._pubsub = StandInRedis(failures=1), StandInPubSub()
     await layer.group_send("game-1", {"type": "game.changed", "version": 3})
     assert [channel for channel, _ in shard._redis.published] == ["asgi__group__game-1"]
+    assert shard._redis.connection_pool.idle_closed == 1  # the retry connects afresh
 
     shard._redis = StandInRedis(failures=2)  # Redis is gone: the error is the caller's
     with pytest.raises(RedisConnectionError):
