@@ -76,9 +76,9 @@ class Shard(RedisSingleShardConnection):
                     self._receive_message(message)
                 else:
                     await asyncio.sleep(0.1)
-            except (TimeoutError, asyncio.CancelledError, GeneratorExit):
+            except (asyncio.CancelledError, GeneratorExit):  # the layer is flushed
                 raise
-            except Exception as exc:  # noqa: BLE001 - the loop must go on
+            except Exception as exc:  # noqa: BLE001 - the loop must go on (a timeout too)
                 if not broken:
                     logger.warning("lost the channel layer's Redis connection: %s", exc)
                 broken = True

@@ -245,8 +245,9 @@ def test_the_tables_poll_brings_the_chat_lines_after_the_last_one_shown(duel, al
 class StandInPubSub:
     """redis-py's PubSub as the shard uses it; reads fail while `down`."""
 
-    def __init__(self, failing_subscribes=0):
+    def __init__(self, failing_subscribes=0, error=RedisConnectionError):
         self.down = False
+        self.error = error
         self.subscribed = True
         self.subscribe_calls = []
         self.failing_subscribes = failing_subscribes
@@ -254,7 +255,7 @@ class StandInPubSub:
     async def get_message(self, ignore_subscribe_messages=True, timeout=0.1):
         await asyncio.sleep(0.01)
         if self.down:
-            raise RedisConnectionError("Connection closed by server.")
+            raise self.error("Connection closed by server.")
         return None
 
     async def subscribe(self, *channels):
@@ -295,13 +296,15 @@ def shard_of(layer_loop):
 
 
 @pytest.mark.asyncio
-async def test_the_layer_resubscribes_and_tells_grouped_channels_once_redis_is_back(monkeypatch):
+@pytest.mark.parametrize("error", [RedisConnectionError, TimeoutError])
+async def test_the_layer_resubscribes_and_tells_grouped_channels_once_redis_is_back(
+        monkeypatch, error):
     monkeypatch.setattr(channel_layer, "RETRY_SECONDS", 0.01)
     layer = channel_layer.ReconnectingPubSubChannelLayer(
         hosts=[{"address": "redis://127.0.0.1:1/0"}])
     loop_layer = layer._get_layer()
     shard = shard_of(loop_layer)
-    pubsub = StandInPubSub()
+    pubsub = StandInPubSub(error=error)
     shard._redis, shard._pubsub = StandInRedis(0), pubsub
     for name in ("in-a-game", "in-two-groups", "in-no-group"):
         loop_layer.channels[name] = asyncio.Queue()
