@@ -22,6 +22,7 @@ DAPHNE = Path(sys.executable).parent / "daphne"
 BODY = 300 * 1024 * 1024
 PIECE = b"\0" * (1024 * 1024)
 GROWTH = 10 * 1024 * 1024
+# (Daphne runs with --proxy-headers, as behind nginx: X-Forwarded-For is the client.)
 
 
 def free_port() -> int:
@@ -40,7 +41,7 @@ def daphne(tmp_path):
                PYTHONUNBUFFERED="1")
     env.pop("REDIS_URL", None)
     log = (tmp_path / "daphne.log").open("w")
-    proc = subprocess.Popen([str(DAPHNE), "-b", "127.0.0.1", "-p", str(port),
+    proc = subprocess.Popen([str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), "--proxy-headers",
                              "durak_site.asgi:application"], cwd=ROOT, env=env, stdout=log,
                             stderr=subprocess.STDOUT, start_new_session=True)
     try:
@@ -132,3 +133,14 @@ def test_300_megabytes_get_a_413_and_daphne_stays_small(daphne):
         assert sent < BODY, "the whole body was taken"
     assert proc.poll() is None
     assert ask(port, warm)[0].startswith(b"HTTP/1.1 200")  # and it still serves
+
+
+def test_behind_a_proxy_healthz_names_nothing_to_a_remote_client(daphne):
+    """nginx is on this machine, but with --proxy-headers Daphne sees the client's
+    address: a remote client gets "ok", this machine the checks by name."""
+    _, port = daphne
+    head = "GET /healthz?format=json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+    remote, _ = ask(port, (head + "X-Forwarded-For: 203.0.113.9\r\n\r\n").encode())
+    assert remote.startswith(b"HTTP/1.1 200") and remote.endswith(b"\r\n\r\nok\n"), remote
+    local, _ = ask(port, (head + "X-Forwarded-For: 127.0.0.1\r\n\r\n").encode())
+    assert local.startswith(b"HTTP/1.1 200") and b"Database" in local, local
