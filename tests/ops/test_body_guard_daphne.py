@@ -1,7 +1,8 @@
 """A real Daphne keeps the body limit as the body arrives: 300 MB sent with a
 Content-Length, or chunked without one, gets a 413 and Daphne's memory (RSS) grows by
 less than 10 MB. (Daphne reads a body whole before it calls the application: without the
-guard, 300 MB made it grow by about 300 MB, and keep it.)"""
+guard, 300 MB made it grow by about 300 MB, and keep it.) Also, on the same Daphne run as
+behind nginx, what /healthz tells a client nginx passes on."""
 
 from __future__ import annotations
 
