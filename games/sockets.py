@@ -36,7 +36,7 @@ def address_key(address) -> str:
 
 
 def slot_seconds() -> float:
-    return float(settings.WS_SLOT_SECONDS)
+    return max(1.0, float(settings.WS_SLOT_SECONDS))
 
 
 # ----------------------------------------------------------------------------- stores

@@ -64,6 +64,13 @@ class OneFrameASecond:
         return self.now
 
 
+@pytest.fixture(autouse=True)
+def fresh_socket_counts(monkeypatch):
+    """No count left by an earlier test's socket on a game of the same id."""
+    monkeypatch.setattr(sockets, "_stores", {})
+    monkeypatch.setattr(sockets, "_held", {})
+
+
 @pytest.fixture
 def slow_clock(monkeypatch):
     monkeypatch.setattr(consumers.TableConsumer, "clock", OneFrameASecond())
@@ -142,7 +149,7 @@ async def assert_no_count_left(game, user, address="203.0.113.5"):
     and per table, one more socket still gets in (a leaked count would refuse it)."""
     assert sockets.count(sockets.game_key(game.pk)) == 0
     assert sockets.count(sockets.address_key(address)) == 0
-    assert sockets.held() == 0
+    assert sockets.held() == 0  # this process renews nothing more
     limits = (settings.WS_MAX_PER_ADDRESS, settings.WS_MAX_PER_GAME)
     settings.WS_MAX_PER_ADDRESS = settings.WS_MAX_PER_GAME = 1
     try:

@@ -10,17 +10,23 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
 from durak_site.asgi import application
-from games import consumers
+from games import consumers, sockets
 from games.navigation import NavConsumer
 from games.notify import group_name, nav_group
 from tests.games.test_live import connect, fresh, legal, receive_table
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.asyncio]
+
+
+@pytest.fixture(autouse=True)
+def fresh_socket_counts(monkeypatch):
+    """No count left by an earlier test's socket on a game of the same id."""
+    monkeypatch.setattr(sockets, "_stores", {})
+    monkeypatch.setattr(sockets, "_held", {})
 
 
 def logged_in(user):
@@ -169,7 +175,6 @@ async def open_tables(game, headers, addresses):
 
 
 async def test_sockets_beyond_the_limit_per_address_are_refused(duel, alice, settings):
-    await sync_to_async(cache.clear)()
     settings.WS_MAX_PER_ADDRESS = 3
     _client, headers = await sync_to_async(logged_in)(alice)
     comms = await open_tables(duel, headers, ["203.0.113.7"] * 3)
@@ -183,7 +188,6 @@ async def test_sockets_beyond_the_limit_per_address_are_refused(duel, alice, set
 
 
 async def test_sockets_beyond_the_limit_per_game_are_refused(duel, alice, settings):
-    await sync_to_async(cache.clear)()
     settings.WS_MAX_PER_GAME = 2
     _client, headers = await sync_to_async(logged_in)(alice)
     comms = await open_tables(duel, headers, ["203.0.113.1", "203.0.113.2"])
