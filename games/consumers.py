@@ -80,6 +80,13 @@ class SiteConsumer(WebsocketConsumer):
         """The socket's whole life: however it ends (a crash too), its slots are freed."""
         try:
             await super().__call__(scope, receive, send)
+        except BaseException:
+            for group in getattr(self, "groups_joined", []):  # a crash skipped disconnect
+                try:
+                    await self.channel_layer.group_discard(group, self.channel_name)
+                except Exception:  # the crash is what matters here
+                    pass
+            raise
         finally:
             if self.slot:
                 await sync_to_async(sockets.release, thread_sensitive=False)(self.slot)
