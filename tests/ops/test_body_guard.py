@@ -10,7 +10,7 @@ from durak_site.bodylimit import max_body
 
 from .asgi_client import call
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 CHUNK = 256 * 1024
 FORM = [(b"content-type", b"application/x-www-form-urlencoded")]
@@ -22,6 +22,7 @@ def test_the_limit_is_djangos_with_room_for_the_other_fields(settings):
     assert max_body() == 5000
 
 
+@pytest.mark.asyncio
 async def test_a_content_length_over_the_limit_is_refused_before_reading():
     answer = await call(application, "/accounts/login/", method="POST",
                         headers=[*FORM, (b"content-length", str(300 * 1024 * 1024).encode())],
@@ -30,6 +31,7 @@ async def test_a_content_length_over_the_limit_is_refused_before_reading():
     assert answer.read == 0, f"{answer.read} chunks read"
 
 
+@pytest.mark.asyncio
 async def test_a_streamed_body_is_refused_once_it_passes_the_limit():
     chunks = [b"x" * CHUNK] * 40  # 10 MiB, no Content-Length
     answer = await call(application, "/accounts/login/", method="POST", headers=FORM,
@@ -39,6 +41,7 @@ async def test_a_streamed_body_is_refused_once_it_passes_the_limit():
     assert answer.read < len(chunks)
 
 
+@pytest.mark.asyncio
 async def test_a_body_under_the_limit_reaches_the_site():
     # Django's own limit (400) still answers a body between the two.
     over_django = b"pad=" + b"x" * (1024 * 1024)
