@@ -36,7 +36,7 @@ class StaticFiles(ASGIStaticFilesHandler):
         try:
             return super().serve(request)
         except (SuspiciousOperation, ValueError, OSError) as exc:
-            raise Http404("no such static file") from exc
+            raise Http404 from exc  # the site's own 404 page
 
 
 if settings.SERVE_STATIC:
