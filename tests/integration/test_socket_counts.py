@@ -100,3 +100,19 @@ def test_a_refused_socket_extends_nothing(procs, duel, real_services):
     ws.close()
     for ws, _code in held:
         ws.close()
+
+
+def test_a_redis_that_lost_its_data_gets_the_open_sockets_counted_again(procs, duel,
+                                                                        real_services):
+    _daphne, port = procs.daphne(env={"WS_SLOT_SECONDS": str(SLOT)})
+    alice = duel.seats.get(number=0).player
+    held = [connect(port, duel, alice) for _ in range(3)]
+    assert [code for _ws, code in held] == [None] * 3
+    assert counts(duel) == (3, 3)
+    real_services.flushdb()  # as a Redis restarted without its data
+    assert counts(duel) == (0, 0)
+    wait_until(lambda: counts(duel) == (3, 3), timeout=SLOT + 30,
+               what="Daphne's renewal to count its open sockets again")
+    for ws, _code in held:
+        ws.close()
+    wait_until(lambda: counts(duel) == (0, 0), timeout=10, what="closed sockets' places")
