@@ -224,6 +224,7 @@ class Ledger:
         self.moves: list[tuple[str, int, int, str]] = []  # phase, game, seq, action
         self.chat: list[tuple[str, int, str]] = []  # phase, game, text
         self.losses: list[str] = []
+        self.missed: set = set()  # (page, chat line) already written down as lost
         self.figures: list[str] = []
         self.phase = "setup"
 
@@ -310,6 +311,9 @@ def check_caught_up(ledger: Ledger, pages: list[Page], *, timeout: float) -> Non
                             f"{page.version}, the game is at {version}: moves "
                             f"{page.version + 1}..{version} never reached it")
             for text in missing:
+                if (page.name, text) in ledger.missed:
+                    continue  # said in an earlier phase
+                ledger.missed.add((page.name, text))
                 phase = next(p for p, gid, t in ledger.chat if t == text and gid == page.game_id)
                 ledger.lost(f"chat line {text!r} (written in {phase}) never reached "
                             f"{page.name}'s socket")

@@ -8,8 +8,8 @@ no clock was charged for the site's own downtime, the bot answered, and the sock
 went back to the sockets open.
 
 The harness is in faults.py. A check that fails does not stop the scenario: it is written
-in the ledger, and the test fails at the end with every loss, phase by phase. The tests
-kill their own Redis, never the tier's shared one.
+in the ledger, and the test fails at the end with every loss, phase by phase. It kills a
+Redis of its own, never the tier's shared one.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from datetime import timedelta
 
 import pytest
 from celery import current_app
+from django.conf import settings
 from django.utils import timezone
 
 from games import review, services
@@ -41,14 +42,16 @@ from .faults import (
     write_chat,
 )
 from .helpers import fresh, moves, plain_action, user_at
-from .procs import LOOPBACK, wait_until
+from .procs import LOOPBACK, ProcessError, wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.fault, pytest.mark.django_db(transaction=True)]
 
 PER_GAME, PER_ADDRESS = 4, 7  # socket limits of this test's site (every socket is loopback's)
 CATCH_UP = 30  # seconds a page may take to catch up after a fault
 BOT_ANSWER = 45  # seconds for a bot's answer after its worker was killed (the sweep wakes it at 15)
-COUNTS_HEAL = 100  # seconds for the counts of a killed server's sockets to be given back
+# seconds for the counts of a killed server's sockets to be given back (their places last
+# WS_SLOT_SECONDS unless renewed), and some
+COUNTS_HEAL = float(getattr(settings, "WS_SLOT_SECONDS", 60)) + 40
 
 
 # ----------------------------------------------------------------------------- fixtures
@@ -294,24 +297,27 @@ def test_nothing_is_lost_when_redis_a_daphne_the_worker_and_the_sweep_go_down(
         wait_until(lambda: fresh(clocked).deadline < timezone.now(), timeout=left + 30,
                    what="the deadline to pass while the sweep is stopped")
         time.sleep(max(0.0, outage - (time.monotonic() - stopped)))  # the rest of the outage
-        restarted = timezone.now()
+        restarted, down = timezone.now(), time.monotonic() - stopped
         site.beat = procs.beat()
-        first = wait_until(lambda: (last_sweep() or restarted) > restarted and last_sweep(),
-                           timeout=45, what="a sweep after the restart", proc=site.beat)
-        wait_until(lambda: last_sweep() > first, timeout=30, what="a second sweep",
-                   proc=site.beat)
+        first = soft_wait(ledger, lambda: (last_sweep() or restarted) > restarted and last_sweep(),
+                          timeout=45, what="a sweep after beat came back", proc=site.beat)
+        if first:
+            soft_wait(ledger, lambda: last_sweep() > first, timeout=30,
+                      what="a second sweep after beat came back", proc=site.beat)
         charged = moves(clocked, kind=Move.Kind.TIMEOUT)
-        if charged:
+        if not first:
+            pass  # no sweep ran: nothing to judge the clocks by
+        elif charged:
             ledger.lost(f"{len(charged)} timeout(s) charged on a 1-minute clock for the "
-                        f"{outage:.0f} s the sweep was down (grace {grace:g} s, {left:g} s left)")
+                        f"{down:.0f} s the sweep was down (grace {grace:g} s, {left:g} s left)")
         elif fresh(clocked).deadline <= timezone.now():
             ledger.lost("the clock did not move on by the sweep's downtime")
         else:
             clock_pages = [Page(f"seat {n} of the clocked game", user_at(clocked, n), clocked,
                                 ports(port_a)) for n in (0, 1)]
             make_move(ledger, clock_pages[fresh(clocked).turn_seat], plain_action(clocked))
-        ledger.note(f"the sweep was stopped {time.monotonic() - stopped:.0f} s "
-                    f"(grace {grace:g} s) with {left:g} s left on a 1-minute clock")
+        ledger.note(f"the sweep was stopped {down:.0f} s (grace {grace:g} s) with {left:g} s "
+                    f"left on a 1-minute clock")
 
         # ------------------------------------------------------------ the worker killed mid-move
         ledger.phase = "worker killed during a bot turn"
@@ -360,14 +366,16 @@ def test_nothing_is_lost_when_redis_a_daphne_the_worker_and_the_sweep_go_down(
             return seen[-1] == expected
 
         left_to_heal = max(20.0, COUNTS_HEAL - (time.monotonic() - killed_at))
-        if soft_wait(ledger, counts_healed, timeout=left_to_heal, interval=2.0,
-                     what=f"the socket counts to match the {sum(open_on.values())} open sockets"):
+        try:
+            wait_until(counts_healed, timeout=left_to_heal, interval=2.0, what="the counts")
             ledger.note(f"the counts matched the open sockets "
                         f"{time.monotonic() - killed_at:.0f} s after the Daphne was killed "
                         f"(probes: {seen})")
-        else:
-            ledger.lost(f"sockets the site let open more (the duel's table, then carol's): "
-                        f"{seen[-1] if seen else None}, expected {expected} with {open_on} open")
+        except ProcessError:
+            ledger.lost(f"the socket counts do not match the sockets open ({open_on} by game) "
+                        f"{time.monotonic() - killed_at:.0f} s after the Daphne was killed: "
+                        f"the site let open {seen[-1] if seen else None} more (the duel's "
+                        f"table, then carol's), not {expected}")
     finally:
         for page in pages:
             page.stop()
