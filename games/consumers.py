@@ -146,6 +146,26 @@ class SiteConsumer(WebsocketConsumer):
         except Disconnected:
             pass  # the client is gone; its disconnect event follows
 
+    # ------------------------------------------------------------ the flood limit
+    tokens: float = float(BURST)
+    refilled: float | None = None  # the bucket's last reading of its clock
+
+    @staticmethod
+    def clock() -> float:
+        """The flood limit's clock (a test gives a socket its own)."""
+        return time.monotonic()
+
+    def _allow(self) -> bool:
+        """Token bucket per connection."""
+        now = self.clock()
+        if self.refilled is not None:
+            self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
     # ------------------------------------------------------------ the session
     def session_valid(self) -> bool:
         """The socket's log-in still stands: its session exists, names this user, carries
@@ -292,21 +312,6 @@ class TableConsumer(SiteConsumer):
         self.chat_seen = max(self.chat_seen or 0, last)
 
     # ------------------------------------------------------------ from the client
-    @staticmethod
-    def clock() -> float:
-        """The flood limit's clock (a test gives a socket its own)."""
-        return time.monotonic()
-
-    def _allow(self) -> bool:
-        """Token bucket per connection."""
-        now = self.clock()
-        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
-        self.refilled = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
     def receive(self, text_data=None, bytes_data=None):
         if not self._allow():
             self.close(code=CLOSE_FLOOD)

@@ -13,7 +13,13 @@ from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from .consumers import CLOSE_SIGNED_OUT, CLOSE_TOO_MANY, CLOSE_TRY_LATER, SiteConsumer
+from .consumers import (
+    CLOSE_FLOOD,
+    CLOSE_SIGNED_OUT,
+    CLOSE_TOO_MANY,
+    CLOSE_TRY_LATER,
+    SiteConsumer,
+)
 from .models import Game
 from .notify import LOBBY_GROUP, nav_group, user_group
 
@@ -68,7 +74,10 @@ class NavConsumer(SiteConsumer):
         self.leave_groups()
 
     def receive(self, text_data=None, bytes_data=None):
-        pass  # nothing to say to this socket
+        """Nothing to say to this socket: what a client sends is dropped; a flood closes it
+        (as a table's socket)."""
+        if not self._allow():
+            self.close(code=CLOSE_FLOOD)
 
     # ------------------------------------------------------------ from the groups
     def people_changed(self, event):

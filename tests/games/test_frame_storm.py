@@ -73,7 +73,7 @@ def fresh_socket_counts(monkeypatch):
 
 @pytest.fixture
 def slow_clock(monkeypatch):
-    monkeypatch.setattr(consumers.TableConsumer, "clock", OneFrameASecond())
+    monkeypatch.setattr(consumers.SiteConsumer, "clock", OneFrameASecond())
 
 
 @pytest.fixture
@@ -188,7 +188,8 @@ async def test_an_outsider_without_the_invite_is_refused_and_counts_nothing(
 
 
 @pytest.mark.parametrize("who", ["anonymous", "signed-in"])
-async def test_the_navigation_socket_takes_every_frame_and_stays_open(who, duel, alice):
+async def test_the_navigation_socket_takes_every_frame_and_stays_open(who, duel, alice,
+                                                                     slow_clock):
     comm, connected, code = await open_socket("/ws/me/?page=lobby",
                                               alice if who == "signed-in" else None,
                                               first=who == "signed-in")

@@ -239,6 +239,19 @@ async def test_a_consumer_that_crashes_still_frees_its_place(duel, alice, settin
     await again.disconnect()
 
 
+async def test_a_flood_on_the_navigation_socket_closes_it(alice, monkeypatch):
+    monkeypatch.setattr(consumers.SiteConsumer, "clock", staticmethod(lambda: 1000.0))  # frozen
+    _client, headers = await sync_to_async(logged_in)(alice)
+    comm = WebsocketCommunicator(application, "/ws/me/", headers=headers)
+    connected, _ = await comm.connect()
+    assert connected
+    await comm.receive_from(timeout=10)  # the navigation's count
+    for _ in range(consumers.BURST + 5):
+        await comm.send_to(text_data="{}")
+    await assert_closed(comm, consumers.CLOSE_FLOOD)
+    await comm.disconnect()
+
+
 # ------------------------------------------------------------------ origin
 @pytest.mark.parametrize("origin, allowed", [
     ("https://localhost", True),
