@@ -116,3 +116,25 @@ def test_a_redis_that_lost_its_data_gets_the_open_sockets_counted_again(procs, d
     for ws, _code in held:
         ws.close()
     wait_until(lambda: counts(duel) == (0, 0), timeout=10, what="closed sockets' places")
+
+
+def test_two_hundred_bad_frames_leave_no_count_and_the_players_get_in(procs, duel):
+    _daphne, port = procs.daphne(env={"WS_MAX_PER_GAME": "2"})
+    bad = '{"actions": ["take"], "version": 1}'  # from a reader who is not logged in
+    answered = 0
+    for _ in range(200):
+        with ws_connect(f"ws://{LOOPBACK}:{port}/ws/games/{duel.pk}/",
+                        origin=f"http://{LOOPBACK}:{port}", open_timeout=15,
+                        close_timeout=2) as ws:
+            table_frame(ws, at_least=0)
+            ws.send(bad)
+            answered += "Log in to play" in ws.recv(timeout=15)
+    wait_until(lambda: counts(duel) == (0, 0), timeout=15, what="the closed sockets' places")
+    after = counts(duel)
+    players = [connect(port, duel, duel.seats.get(number=n).player) for n in (0, 1)]
+    print(f"200 bad frames: {answered} answered 'Log in to play'; counts after {after}; "
+          f"the players' connects refused with {[code for _ws, code in players]}")
+    assert answered == 200
+    assert [code for _ws, code in players] == [None, None]
+    for ws, _code in players:
+        ws.close()
