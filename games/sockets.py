@@ -3,10 +3,11 @@ address).
 
 Each open socket holds a slot in every limit it counts towards. A slot lasts
 WS_SLOT_SECONDS; the process that holds the socket renews its slots in the background
-every third of that, and frees them when the socket closes. So a crashed consumer, a
-killed process or a lost Redis holds a slot at most WS_SLOT_SECONDS, and a client cannot
-keep a slot alive, or evade a limit, by what it sends. A refused socket holds nothing and
-renews nothing.
+every third of that, and frees them when the socket closes. So a crashed consumer or a
+killed process holds a slot at most WS_SLOT_SECONDS, and a client cannot keep a slot
+alive, or evade a limit, by what it sends. A refused socket holds nothing and renews
+nothing. A Redis that lost its data (restarted) has the open sockets counted again by
+their processes' next renewal.
 
 With REDIS_URL the slots are in Redis, shared by every process: a sorted set per limit,
 each member a socket, scored by when its slot runs out (Redis's own clock, so the
