@@ -215,13 +215,23 @@ def test_nothing_is_lost_when_redis_a_daphne_the_worker_and_the_sweep_go_down(
         make_move(ledger, to_act_page(pages, duel), plain_action(duel))
 
     def bot_answers(what):
-        version = fresh(bots).version
-        asked = time.monotonic()
-        make_move(ledger, carols, plain_action(bots))
-        if soft_wait(ledger, lambda: fresh(bots).version > version + 1
-                     or not fresh(bots).is_playing, timeout=BOT_ANSWER,
-                     what=f"the Easy bot to answer carol {what}"):
-            ledger.note(f"the Easy bot answered {time.monotonic() - asked:.2f} s after carol's move")
+        """carol moves until her move hands the turn to the bot, which must answer."""
+        for _ in range(20):
+            version = fresh(bots).version
+            asked = time.monotonic()
+            if not make_move(ledger, carols, plain_action(bots)):
+                return
+            game = fresh(bots)
+            if not game.is_playing:
+                return
+            if game.version == version + 1 and not services.bot_holds_initiative(game):
+                continue  # still carol's turn (the bot took, and she leads again)
+            if soft_wait(ledger, lambda v=version: fresh(bots).version > v + 1
+                         or not fresh(bots).is_playing, timeout=BOT_ANSWER,
+                         what=f"the Easy bot to answer carol {what}"):
+                ledger.note(f"the Easy bot answered {time.monotonic() - asked:.2f} s after "
+                            f"carol's move")
+            return
 
     try:
         # ------------------------------------------------------------ all well
