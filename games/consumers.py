@@ -80,7 +80,13 @@ class SiteConsumer(WebsocketConsumer):
         """The socket's whole life: however it ends (a crash too), its slots are freed."""
         try:
             await super().__call__(scope, receive, send)
-        except BaseException:
+        except BaseException as exc:
+            if isinstance(exc, Exception) and not hasattr(self, "base_send"):
+                # The channel layer failed before the socket began (Redis is down):
+                # refuse the handshake; the page polls and tries again.
+                logger.warning("could not open a channel for a socket", exc_info=True)
+                await send({"type": "websocket.close", "code": CLOSE_TRY_LATER})
+                return
             for group in getattr(self, "groups_joined", []):  # a crash skipped disconnect
                 try:
                     await self.channel_layer.group_discard(group, self.channel_name)

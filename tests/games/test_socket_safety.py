@@ -272,3 +272,17 @@ async def test_the_origin_must_match_scheme_host_and_port(duel, alice, settings,
     if connected:
         await receive_table(comm)
         await comm.disconnect()
+
+
+@pytest.mark.parametrize("path", ["table", "/ws/me/"])
+async def test_a_channel_layer_that_cannot_reach_redis_refuses_the_handshake_politely(
+        duel, alice, monkeypatch, path):
+    async def unreachable(*args, **kwargs):
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(type(get_channel_layer()), "new_channel", unreachable)
+    _client, headers = await sync_to_async(logged_in)(alice)
+    url = f"/ws/games/{duel.pk}/" if path == "table" else path
+    comm = WebsocketCommunicator(application, url, headers=headers)
+    connected, code = await comm.connect(timeout=10)  # a crash would raise here
+    assert not connected and code == consumers.CLOSE_TRY_LATER
