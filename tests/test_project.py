@@ -37,9 +37,14 @@ def test_it_serves_the_asgi_application():
 
     from durak_site.asgi import application
 
+    from durak_site.bodylimit import BodyLimit
+
     assert isinstance(application, ProtocolTypeRouter)
-    # Daphne serves /static/ itself by default (SERVE_STATIC).
-    assert isinstance(application.application_mapping["http"], ASGIStaticFilesHandler)
+    # A body over the limit is refused first; then Daphne serves /static/ itself by
+    # default (SERVE_STATIC).
+    http = application.application_mapping["http"]
+    assert isinstance(http, BodyLimit)
+    assert isinstance(http.application, ASGIStaticFilesHandler)
 
 
 def test_it_prints_email_to_the_console_by_default():
