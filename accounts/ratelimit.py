@@ -4,11 +4,10 @@ none of them.
 
 Limits are (count, seconds). They can be changed with the setting ACCOUNT_RATE_LIMITS,
 e.g. {"signup_ip": (5, 3600)}, and switched off with ACCOUNT_RATE_LIMITS_ENABLED = False
-(read with getattr: both are optional).
+(ACCOUNT_RATE_LIMITS=off in the environment).
 """
 
 import hashlib
-import os
 from datetime import timedelta
 
 from django.conf import settings
@@ -27,10 +26,8 @@ DEFAULT_LIMITS = {
 
 
 def enabled() -> bool:
-    # The browser tier signs up many players from 127.0.0.1; it may set the environment
-    # variable ACCOUNT_RATE_LIMITS=off until settings.py carries the setting itself.
-    default = os.getenv("ACCOUNT_RATE_LIMITS", "on").lower() not in ("off", "0", "false")
-    return bool(getattr(settings, "ACCOUNT_RATE_LIMITS_ENABLED", default))
+    # The browser tier signs up many players from 127.0.0.1: ACCOUNT_RATE_LIMITS=off there.
+    return bool(settings.ACCOUNT_RATE_LIMITS_ENABLED)
 
 
 def limit(name: str) -> tuple[int, int]:

@@ -5,6 +5,7 @@ clone; production overrides them through the environment.
 """
 
 import logging
+import math
 import os
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -18,12 +19,45 @@ from durak_site.keystrength import entropy_bits
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+# The environment is read here only, and strictly: a value that is not what its variable
+# takes stops the start with a message naming the variable. Unset or empty: the default.
+TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def envstr(name: str, default: str) -> str:
+    return os.getenv(name, "").strip() or default
+
+
 def envbool(name: str, default: str) -> bool:
-    return os.getenv(name, default).strip().lower() in ("1", "true", "yes", "on")
+    value = envstr(name, default)
+    if value.lower() in TRUE_WORDS:
+        return True
+    if value.lower() in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"{name} must be 1/true/yes/on or 0/false/no/off (any case), not {value!r}")
 
 
 def envint(name: str, default: str) -> int:
-    return int(os.getenv(name, default))
+    value = envstr(name, default)
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
+
+
+def envfloat(name: str, default: str | None) -> float | None:
+    """A number of seconds, fractions allowed; None when unset and no default."""
+    value = os.getenv(name, "").strip() or default
+    if value is None:
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
+        raise ImproperlyConfigured(f"{name} must be a number (e.g. 2 or 0.5), not {value!r}")
+    return number
 
 
 def envlist(name: str, default: str) -> list[str]:
@@ -172,6 +206,8 @@ WS_MAX_PER_ADDRESS = envint("WS_MAX_PER_ADDRESS", "20")
 WS_MAX_PER_GAME = envint("WS_MAX_PER_GAME", "200")
 # A socket's slot in those counts lasts this long unless its process renews it (games.sockets).
 WS_SLOT_SECONDS = envint("WS_SLOT_SECONDS", "60")
+# The load benchmark's echo socket (games.loadecho), routed only when this is on.
+LOADTEST_ECHO = envbool("LOADTEST_ECHO", "False")
 
 # The cache (one-time form tokens) is shared by every process when Redis is there.
 if REDIS_URL:
@@ -204,6 +240,8 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a refused try counts fo
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # a 429 page saying when to retry
 AXES_VERBOSE = envbool("AXES_VERBOSE", "False")
+# Sign-up and mail limits (accounts.ratelimit); ACCOUNT_RATE_LIMITS=off in the browser tier.
+ACCOUNT_RATE_LIMITS_ENABLED = envbool("ACCOUNT_RATE_LIMITS", "on")
 
 
 # Email: printed to the console unless EMAIL_URL names an SMTP server, e.g.
@@ -316,7 +354,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 3.0},
     # REMINDER_INTERVAL: the integration tier makes the mail round quicker.
     "send-reminders": {"task": "games.tasks.send_reminders",
-                       "schedule": float(os.getenv("REMINDER_INTERVAL", "60"))},
+                       "schedule": envfloat("REMINDER_INTERVAL", "60")},
     "send-summaries": {"task": "games.tasks.send_summaries", "schedule": 3600.0},
 }
 SWEEP_INTERVAL = 3  # seconds, as above
@@ -324,9 +362,14 @@ SWEEP_INTERVAL = 3  # seconds, as above
 VACATION_DAYS_PER_YEAR = envint("VACATION_DAYS_PER_YEAR", "30")
 
 # Bots: seconds a bot may think per move (unset: each level's own default).
-BOT_MOVE_BUDGET = float(os.environ["BOT_MOVE_BUDGET"]) if os.getenv("BOT_MOVE_BUDGET") else None
+BOT_MOVE_BUDGET = envfloat("BOT_MOVE_BUDGET", None)
 # Links in emails; its scheme decides HTTPS below.
 SITE_URL = os.getenv("SITE_URL", "http://127.0.0.1:8000")
+# setup_site's admin account; without ADMIN_PASSWORD its password is made up once and kept
+# in RUN_DIR/admin-password (RUN_DIR: where scripts/run keeps its files).
+ADMIN_USERNAME = envstr("ADMIN_USERNAME", "admin")
+ADMIN_PASSWORD = os.getenv("ADMIN_PASSWORD", "")
+RUN_DIR = Path(envstr("RUN_DIR", str(BASE_DIR / ".run")))
 
 # HTTPS follows SITE_URL's scheme, not DEBUG: secure cookies, HSTS and the SSL redirect
 # (`manage.py check --deploy` passes); plain http://127.0.0.1 keeps working without them.

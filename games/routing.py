@@ -1,5 +1,4 @@
-import os
-
+from django.conf import settings
 from django.urls import path, re_path
 
 from . import consumers, navigation
@@ -8,7 +7,7 @@ websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", consumers.TableConsumer.as_asgi()),
     path("ws/me/", navigation.NavConsumer.as_asgi()),
 ]
-if os.environ.get("LOADTEST_ECHO") == "1":  # the load benchmark's baseline only
+if settings.LOADTEST_ECHO:  # the load benchmark's baseline only
     from .loadecho import EchoConsumer
 
     websocket_urlpatterns.append(path("ws/loadtest/echo/", EchoConsumer.as_asgi()))

@@ -63,13 +63,13 @@ def _routes_echo() -> bool:
     return False
 
 
-def test_the_echo_socket_is_routed_only_with_loadtest_echo(monkeypatch):
+def test_the_echo_socket_is_routed_only_with_loadtest_echo(settings):
     assert not _routes_echo()  # the site as players use it: refused
-    monkeypatch.setenv("LOADTEST_ECHO", "1")
+    settings.LOADTEST_ECHO = True  # LOADTEST_ECHO=1 in the environment
     try:
         importlib.reload(routing)
         assert _routes_echo()
     finally:
-        monkeypatch.delenv("LOADTEST_ECHO")
+        settings.LOADTEST_ECHO = False
         importlib.reload(routing)
     assert not _routes_echo()

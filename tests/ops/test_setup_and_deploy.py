@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.django_db
-def test_setup_site_creates_the_admin_once_and_prints_how_to_log_in(monkeypatch):
-    monkeypatch.setenv("ADMIN_PASSWORD", "a-fine-admin-password")
+def test_setup_site_creates_the_admin_once_and_prints_how_to_log_in(settings):
+    settings.ADMIN_PASSWORD = "a-fine-admin-password"  # ADMIN_PASSWORD in the environment
     out = StringIO()
     call_command("setup_site", stdout=out)
     call_command("setup_site", stdout=out)
@@ -30,8 +30,8 @@ def test_setup_site_creates_the_admin_once_and_prints_how_to_log_in(monkeypatch)
 
 
 @pytest.mark.django_db
-def test_setup_site_prints_the_admin_password_only_when_it_makes_the_admin(monkeypatch):
-    monkeypatch.setenv("ADMIN_PASSWORD", "a-fine-admin-password")
+def test_setup_site_prints_the_admin_password_only_when_it_makes_the_admin(settings):
+    settings.ADMIN_PASSWORD = "a-fine-admin-password"
     first, second = StringIO(), StringIO()
     call_command("setup_site", stdout=first)
     call_command("setup_site", stdout=second)

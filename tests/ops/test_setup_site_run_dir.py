@@ -12,10 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.django_db
-def test_setup_site_keeps_the_admin_password_in_run_dir(monkeypatch, tmp_path):
+def test_setup_site_keeps_the_admin_password_in_run_dir(settings, tmp_path):
     run_dir = tmp_path / "elsewhere" / "run"
-    monkeypatch.setenv("RUN_DIR", str(run_dir))
-    monkeypatch.delenv("ADMIN_PASSWORD", raising=False)
+    settings.RUN_DIR, settings.ADMIN_PASSWORD = run_dir, ""  # as from the environment
     repo_file = ROOT / ".run" / "admin-password"
     before = repo_file.stat().st_mtime_ns if repo_file.exists() else None
 
@@ -34,9 +33,8 @@ def test_setup_site_keeps_the_admin_password_in_run_dir(monkeypatch, tmp_path):
 
 
 @pytest.mark.django_db
-def test_setup_site_reads_the_same_password_from_run_dir_next_time(monkeypatch, tmp_path):
-    monkeypatch.setenv("RUN_DIR", str(tmp_path))
-    monkeypatch.delenv("ADMIN_PASSWORD", raising=False)
+def test_setup_site_reads_the_same_password_from_run_dir_next_time(settings, tmp_path):
+    settings.RUN_DIR, settings.ADMIN_PASSWORD = tmp_path, ""
     (tmp_path / "admin-password").write_text("kept-from-an-earlier-run\n")
     call_command("setup_site", stdout=StringIO())
     assert get_user_model().objects.get(username="admin").check_password(

@@ -21,15 +21,15 @@ class Command(BaseCommand):
     help = "Create the admin account if missing and report the presets and bots on offer."
 
     def handle(self, *args, **options):
-        username = os.getenv("ADMIN_USERNAME", "admin")
-        password = os.getenv("ADMIN_PASSWORD") or self._stored_password()
+        username = settings.ADMIN_USERNAME
+        password = settings.ADMIN_PASSWORD or self._stored_password()
         players = get_user_model()
         admin = players.objects.filter(username=username).first()
         created = admin is None
         if created:
             admin = players.objects.create_superuser(username, f"{username}@localhost", password)
             self.stdout.write(f"Created the admin account '{username}'.")
-        elif os.getenv("ADMIN_PASSWORD"):
+        elif settings.ADMIN_PASSWORD:
             admin.set_password(password)
             admin.save(update_fields=["password"])
         presets = RulePreset.objects.filter(active=True).order_by("position", "name")
@@ -43,8 +43,7 @@ class Command(BaseCommand):
                               f"account was made, or set it with ADMIN_PASSWORD).")
 
     def _stored_password(self) -> str:
-        run_dir = os.getenv("RUN_DIR") or Path(settings.BASE_DIR) / ".run"  # as scripts/run
-        path = Path(run_dir) / "admin-password"
+        path = Path(settings.RUN_DIR) / "admin-password"  # as scripts/run
         if path.exists():
             return path.read_text().strip()
         path.parent.mkdir(parents=True, exist_ok=True)
