@@ -1,4 +1,4 @@
-"""RulePreset, Game, Seat, the move log, finished deals and the table chat (DESIGN.md).
+"""RulePreset, Game, Seat, the move log, finished deals and the table chat (docs/design.md, "The packages").
 
 Nothing but games.services writes a Game, its seats or its moves once the game exists.
 """
@@ -36,7 +36,7 @@ class TimeControl(models.TextChoices):
     MOVE = "move", _("time per move")
     BANK = "bank", _("time bank")
 
-# The rule options of RULES.md section 9 that a preset fixes (players is a range instead).
+# The rule options of docs/rules.md section 9 that a preset fixes (players is a range instead).
 RULE_OPTIONS = (
     "teams", "deck_size", "hand_size", "attack_limit", "first_bout_limit", "lead_multiple",
     "throw_in", "transfer", "trump_exchange", "next_deal_start",
@@ -48,7 +48,7 @@ def new_invite_token() -> str:
 
 
 class RulePreset(models.Model):
-    """A named combination of rule options (RULES.md section 9), managed in the admin."""
+    """A named combination of rule options (docs/rules.md section 9), managed in the admin."""
 
     class Teams(models.TextChoices):
         NONE = "", _("individual play")

@@ -1,5 +1,6 @@
-"""Celery tasks: thin wrappers around services (DESIGN.md). Each goes to the queue of its
-urgency (settings.CELERY_TASK_ROUTES): "play", "coach" or "mail", each with its worker."""
+"""Celery tasks: thin wrappers around services. Each goes to the queue of its urgency
+(settings.CELERY_TASK_ROUTES): "play", "coach" or "mail", each with its worker
+(docs/design.md, "Celery queues and workers")."""
 
 from __future__ import annotations
 

@@ -287,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--teams", default=None, help="2x2, 2x3 or 3x2")
     parser.add_argument("--preset", default="classic", choices=sorted(PRESETS))
     parser.add_argument("--rule", action="append", default=[], metavar="OPTION=VALUE",
-                        help="any rule option of RULES.md section 9, e.g. --rule deck_size=24")
+                        help="any rule option of docs/rules.md section 9, e.g. --rule deck_size=24")
     parser.add_argument("--budget", type=float, default=None,
                         help="thinking time per move in seconds for bots without their own")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)

@@ -1,4 +1,4 @@
-"""The rules of Podkidnoy Durak (RULES.md) as a pure library: standard library only.
+"""The rules of Podkidnoy Durak (docs/rules.md) as a pure library: standard library only.
 
 >>> from games.engine import Rules, Deal, Attack
 >>> deal = Deal.start(Rules(players=2), seed=1)

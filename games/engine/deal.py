@@ -1,4 +1,4 @@
-"""One deal of Podkidnoy Durak: RULES.md sections 1-8 as a state machine.
+"""One deal of Podkidnoy Durak: docs/rules.md sections 1-8 as a state machine.
 
 Exactly one seat holds the initiative (`to_act`, R13-R15); only it may attack, defend,
 take, pass or transfer. The trump exchange (R25-R27) is the one out-of-turn action.

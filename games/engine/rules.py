@@ -1,4 +1,4 @@
-"""Rule options of RULES.md section 9."""
+"""Rule options of docs/rules.md section 9: one frozen `Rules` per combination, checked."""
 
 from __future__ import annotations
 

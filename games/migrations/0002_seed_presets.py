@@ -1,4 +1,4 @@
-"""Seed the rule presets of issue 3 (RULES.md section 9 options)."""
+"""Seed the rule presets the site starts with (combinations of docs/rules.md section 9's options)."""
 
 from django.db import migrations
 from django.utils.translation import gettext_noop

@@ -1,4 +1,4 @@
-"""The one door that changes a game (DESIGN.md: "How data flows"), a module per job;
+"""The one door that changes a game (docs/design.md, "How a move flows"), a module per job;
 callers use `from games import services` and the names re-exported here."""
 
 # Every change is one transaction: it locks the game row (`select_for_update`), checks

@@ -28,7 +28,7 @@ from .results import finish_match, keep_deal
 
 
 def timeout_action(deal, seat: int):
-    """RULES.md section 10: a defender takes, an attacker passes, a leader leads the
+    """docs/rules.md section 10: a defender takes, an attacker passes, a leader leads the
     lowest non-trump card (else the lowest trump)."""
     legal = deal.legal_actions(seat)
     for action in (Take(), Pass()):

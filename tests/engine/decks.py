@@ -1,4 +1,4 @@
-"""Stacked packs and a tiny move language for rule tests (RULES.md).
+"""Stacked packs and a tiny move language for rule tests (docs/rules.md).
 
 `make_deck` lays out a full pack so that every hand is known: the cards of the deal go
 one at a time clockwise from the dealer's left (R3: card i goes to seat

@@ -1,4 +1,4 @@
-"""RULES.md section 1 and 2: the pack, the players, dealing, the first attacker, beating."""
+"""docs/rules.md sections 1 and 2: the pack, the players, dealing, the first attacker, beating."""
 
 import json
 import random

@@ -1,4 +1,4 @@
-"""RULES.md section 3: the bout (R7-R16), with every hand known."""
+"""docs/rules.md section 3: the bout (R7-R16), with every hand known."""
 
 from games.engine import Attack, Card, Defend, Pass, Rules, Take, Transfer
 from tests.engine.decks import cards, deal_from, hand, history, pass_round, play, refused

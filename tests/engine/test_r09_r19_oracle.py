@@ -1,6 +1,6 @@
 """Random deals in individual play, checked bout by bout against an independent reading of
 R9 (limit), R10/R11 (who may attack, in what order), R17 (drawing), R18/R19 (who attacks
-next) and R21/R22 (the end). The expected values are computed here from RULES.md, not read
+next) and R21/R22 (the end). The expected values are computed here from docs/rules.md, not read
 from the engine."""
 
 import random

@@ -1,4 +1,4 @@
-"""RULES.md sections 4 and 5: drawing, the next bout, out, the end of a deal (R17-R22)."""
+"""docs/rules.md sections 4 and 5: drawing, the next bout, out, the end of a deal (R17-R22)."""
 
 from games.engine import Rules
 from tests.engine.decks import cards, deal_from, draw24, hand, history, pass_round, play

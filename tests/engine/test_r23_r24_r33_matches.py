@@ -1,4 +1,4 @@
-"""RULES.md section 6 and R33: matches, dealer rotation, tallies, who starts later deals."""
+"""docs/rules.md section 6 and R33: matches, dealer rotation, tallies, who starts later deals."""
 
 import random
 

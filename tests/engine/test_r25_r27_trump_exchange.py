@@ -1,4 +1,4 @@
-"""RULES.md section 7: the trump-6 exchange (R25-R27)."""
+"""docs/rules.md section 7: the trump-6 exchange (R25-R27)."""
 
 from games.engine import ExchangeTrump, Rules
 from tests.engine.decks import cards, deal_from, hand, history, pass_round, play, refused

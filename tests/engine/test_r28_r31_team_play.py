@@ -1,11 +1,11 @@
-"""RULES.md section 8: team play (R28-R31), with the worked examples of seed 000."""
+"""docs/rules.md section 8: team play (R28-R31), with worked examples (R30's among them)."""
 
 import pytest
 
 from games.engine import Rules
 from tests.engine.decks import deal_from, endgame, hand, history, pass_round, play
 
-# ---------------------------------------------------------------- 2x2 (seed 000)
+# ---------------------------------------------------------------- 2x2
 # A, B, C, D sit clockwise; A & C are partners, so are B & D. With 24 cards everything is
 # dealt (R4): who runs out is out at once.
 A, B, C, D = 0, 1, 2, 3
@@ -66,7 +66,7 @@ def test_r31_a_team_loses_when_only_its_players_hold_cards():
     assert history(deal, "durak") == [{"type": "durak", "seat": None, "team": 0}]
 
 
-# ---------------------------------------------------------------- 2x3 (seed 000, RULES R30)
+# ---------------------------------------------------------------- 2x3 (R30's example)
 # Seats A1 B1 A2 B2 A3 B3; everything is dealt (R4).
 A1, B1, A2, B2, A3, B3 = range(6)
 SIX = {A1: "6S 6H 7D 8S", B1: "7S 7H 8D 9S 9H 9D", A2: "TS TH TD JS", B2: "QS JH", A3: "JD",

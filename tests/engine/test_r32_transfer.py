@@ -1,4 +1,4 @@
-"""RULES.md R32: the transfer of perevodnoy."""
+"""docs/rules.md R32: the transfer of perevodnoy."""
 
 from games.engine import IllegalAction, Rules, Transfer
 from tests.engine.decks import (

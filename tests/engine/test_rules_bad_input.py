@@ -1,4 +1,4 @@
-"""Bad input is refused with a message for a person and changes nothing (DESIGN.md habits)."""
+"""Bad input is refused with a message for a person and changes nothing (docs/design.md, Habits)."""
 
 import pytest
 
