@@ -118,7 +118,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Sync-only, so next to last (issue 15): under ASGI, Django runs the middleware in one
+    # Sync-only, so next to last: under ASGI, Django runs the middleware in one
     # thread down to the first that can run asynchronously (Axes can) and switches thread
     # for each after it; with these above Axes, the messages, frame, CSP and htmx ones
     # each switched, about a millisecond of server time per request.
@@ -182,7 +182,7 @@ REDIS_URL = os.getenv("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # Redis pub/sub (issue 15): a group event is one PUBLISH, read once per
+            # Redis pub/sub: a group event is one PUBLISH, read once per
             # process and handed to its sockets there; the list-based layer
             # (channels_redis.core.RedisChannelLayer) queued a copy per socket and cost
             # ~17% more server CPU per move in the load benchmark.

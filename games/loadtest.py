@@ -1,4 +1,4 @@
-"""The load benchmark (issue 15): `python -m games.loadtest --url http://127.0.0.1:8450`.
+"""The load benchmark: `python -m games.loadtest --url http://127.0.0.1:8450`.
 
 It starts nothing. Pointed at a running site on this machine (same checkout, same
 DATABASE_URL), it makes its players, sessions and two-player tables through the ORM and

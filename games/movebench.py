@@ -1,4 +1,4 @@
-"""Server CPU per move, in-process (issue 15): `python -m games.movebench`.
+"""Server CPU per move, in-process: `python -m games.movebench`.
 
 It makes a throw-away SQLite database, N two-player tables (through `games.services`, as
 games.loadtest does), and plays M moves through the real code: each move goes over the

@@ -138,7 +138,8 @@ def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict,
 
 
 def stand_in_notes(game: Game, seats: list[Seat]) -> list[str]:
-    """What the result says of each person a computer stood in for (issue 11's policy)."""
+    """What the result says of each person a computer stood in for (the preset's
+    `stand_in_counts` says whether its deals count on their record)."""
     counts = game.preset.stand_in_counts
     return [(_("A computer played for %(name)s after they ran out of time; the deals it "
                "played count on their record.") if counts else

@@ -1,4 +1,4 @@
-"""One render of a table per version and reader, kept a little while (issue 15).
+"""One render of a table per version and reader, kept a little while.
 
 After a move the table is rendered for the mover's answer and pushed to every socket of
 the table; the mover's own socket, their other tabs and every anonymous spectator would

@@ -1,4 +1,4 @@
-"""A table as it is at one version, read once per process (issue 15).
+"""A table as it is at one version, read once per process.
 
 After a move, every socket of the table (both seats, the mover's other tabs, logged-in
 spectators) renders its own view of the same game row and seats: the first to need a

@@ -80,8 +80,8 @@ def event_lines(key: tuple, history: list[dict], name) -> list[str | None]:
     """Each event of a deal's history in words (None: one the log leaves out), in order.
 
     `key` names the deal and its words (game, deal, language, the seats' names): a
-    deal's history only grows, so each version describes only its new events (issue 15:
-    the cost of a render does not grow with the deal); a history that does not continue
+    deal's history only grows, so each version describes only its new events (so the
+    cost of a render does not grow with the deal); a history that does not continue
     the kept one is described afresh. The history is public (deal.view), alike for all.
     """
     with _logs_lock:

@@ -76,7 +76,7 @@ def _invite(request) -> str:
 
 def _table_context(game: Game, user, *, invite: str, message=None, seats=None) -> dict:
     """What the table shows to `user` (seated: their own view; anyone else: a spectator's).
-    `game` is read fresh by the caller (with its preset): no refresh here (issue 15)."""
+    `game` is read fresh by the caller (with its preset): no refresh here."""
     if seats is None:  # games.snapshots reads them with the players' ratings
         seats = list(game.seats.select_related("player").order_by("number"))
     me = next((s for s in seats if user is not None and user.is_authenticated
@@ -362,7 +362,7 @@ def move_from_fields(data: dict) -> tuple[list, object, object]:
 def play(request, game_id):
     """A move. The service checks who may see and play the game, so the game is read
     here only for a refusal's answer (404 for a game the user may not see); the answer
-    to a move is made from the rows the move has just written (issue 15)."""
+    to a move is made from the rows the move has just written, not read again."""
     try:
         actions, version, seat = move_from_request(request)
         game = services.play(game_id, request.user, actions, version, seat=seat)

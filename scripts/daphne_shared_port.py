@@ -1,6 +1,6 @@
 """Run Daphne on its own listening socket on $HOST:$PORT, opened with SO_REUSEPORT, so
 that the Procfile's two Daphne processes (web, web2) serve the one port: the kernel hands
-each new connection to one of them, and the site uses both cores (issue 15). The channel
+each new connection to one of them, and the site uses both cores. The channel
 layer (Redis) carries a table's pushes to sockets on either process.
 
     python scripts/daphne_shared_port.py [daphne options]

@@ -111,7 +111,7 @@ def commit_change(game: Game, *, kind: str, seat=None, player=None, actions=(),
 
     `bot_plays_on`: the caller is a bot loop that plays the next bot move itself, so no
     bot turn is queued for this version. `seats` (the game's, in order) saves queries;
-    `fields`, the only columns the change touched, saves writing the rest (issue 15).
+    `fields`, the only columns the change touched, saves writing the rest.
     """
     game.version += 1
     game.save(update_fields=[*fields, "version"] if fields else None)

@@ -129,7 +129,7 @@ def play_seat(game_id, seat: int, tokens, version, *, by_bot=False, bot_plays_on
         return game
 
 
-# The columns a move changes (apply_move, set_turn, restart_clock): saved alone (issue 15).
+# The columns a move changes (apply_move, set_turn, restart_clock): saved alone, not the row.
 MOVE_FIELDS = ("state", "status", "finished_at", "turn_seat", "turn_started", "deadline",
                "reminders_sent", "paused_at", "next_reminder", "move_email_at", "timeout_marks")
 

@@ -22,7 +22,7 @@ _drawn: dict[tuple, str] = {}  # (code, class, language) -> HTML: a few hundred 
 
 @register.simple_tag
 def card(code, extra_class=""):
-    """A face-up card, drawn once per code, class and language (issue 15)."""
+    """A face-up card, drawn once per code, class and language (a table shows dozens)."""
     key = (code, extra_class, get_language())
     drawn = _drawn.get(key)
     if drawn is None:

@@ -48,7 +48,8 @@ SERVER_ERROR = re.compile(
     r"Internal Server Error|Traceback \(most recent call last\)|\bERROR\b|\bCRITICAL\b")
 # Not the site's: a browser that leaves a page while one of its requests is in flight makes
 # Django's ASGI handler send request_finished after asgiref's per-request executor has
-# quit (asgiref issues 491 and 526). The player sees nothing; the log gets this traceback.
+# quit (https://github.com/django/asgiref/issues/491 and 526). The player sees nothing;
+# the log gets this traceback.
 LEFT_MID_REQUEST = re.compile(
     r"[^\n]*ERROR daphne\.server Exception inside application: CurrentThreadExecutor already "
     r"quit or is broken\nTraceback \(most recent call last\):\n(?:  [^\n]*\n)*?"

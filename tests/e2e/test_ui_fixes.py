@@ -1,4 +1,4 @@
-"""Issue 10 ("Broken today") in the browser: an invite survives log-in and sign-up, a
+"""Things once broken, checked in the browser: an invite survives log-in and sign-up, a
 double click makes one table, an unknown game gets the friendly 404, every page's
 favicon loads."""
 

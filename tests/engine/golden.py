@@ -3,8 +3,8 @@ sets, by the heuristic (as the search's playouts run it), by a tweaked heuristic
 random legal moves, hashing at every step every seat's `legal_actions`, the acting seat's
 `view()` JSON, `key()`, the refusal of a random action, a `Deal.sample`, and the final state.
 
-The digests below were computed from the engine before it was optimized for speed
-(issue 14): any change of behaviour changes them. `python -m tests.engine.golden
+The digests below were computed from the engine before it was optimized for speed: any
+change of behaviour changes them. `python -m tests.engine.golden
 [--deals N]` prints the digest (the full check: `--deals 300`).
 """
 
@@ -52,7 +52,7 @@ POLICIES = ("heuristic", "tweaked", "random")
 MAX_STEPS = 2000
 SIMPLE = (Take(), Pass(), ExchangeTrump())
 
-# sha256 of `digest(FAST_DEALS)` and `digest(300)`, from main's engine before issue 14's
+# sha256 of `digest(FAST_DEALS)` and `digest(300)`, from main's engine before its speed
 # optimizations (commit 758e37d).
 FAST_DEALS = 4
 FAST_DIGEST = "26109aacdc1008e9c6d7593f4b17bf3c22f2b4154abf545790c6ffe38af03f91"

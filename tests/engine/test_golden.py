@@ -1,4 +1,4 @@
-"""Speed work on the engine and the heuristic changes no behaviour (issue 14): the golden
+"""Speed work on the engine and the heuristic changes no behaviour: the golden
 trace of `tests.engine.golden` still hashes to the digest computed before it."""
 
 from tests.engine.golden import FAST_DEALS, FAST_DIGEST, digest

@@ -1,4 +1,4 @@
-"""games.movebench (issue 15) runs: it plays real moves through the site and prints the
+"""games.movebench runs: it plays real moves through the site and prints the
 CPU per move by part. A benchmark, so the test checks what it prints, never a time."""
 
 import os

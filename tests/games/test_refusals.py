@@ -16,7 +16,7 @@ from games.services.refusals import REFUSALS, refusal_message
 from .conftest import refused
 
 ENGINE = Path(services.__file__).resolve().parents[1] / "engine"
-# The codes the engine documents (issue #9); the scan below must find at least these.
+# The codes the engine documents for refusals (stable, for translations); the scan below must find at least these.
 DOCUMENTED = {
     "not_an_action", "deal_over", "not_your_turn", "defender_cannot_attack",
     "defender_cannot_pass", "lead_first", "only_defender", "not_in_hand", "limit_reached",

@@ -1,4 +1,4 @@
-"""Issue 15: what a table's render costs does not grow with the deal. Its log is
+"""What a table's render costs does not grow with the deal. Its log is
 described once per event (games.table.event_lines), each card drawn once (the card tag)."""
 
 import pytest

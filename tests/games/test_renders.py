@@ -1,4 +1,4 @@
-"""games.renders (issue 15): the mover's answer and the pushes to the mover's own sockets
+"""games.renders: the mover's answer and the pushes to the mover's own sockets
 share one render of the new version, each with its own CSRF token and swap."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""games.snapshots (issue 15): a table's versions share what a move never changes, and
+"""games.snapshots: a table's versions share what a move never changes, and
 what changes elsewhere reaches the table all the same."""
 
 from datetime import timedelta
