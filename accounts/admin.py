@@ -1,3 +1,6 @@
+"""The admin of players: Django's user admin with a player's display name, reminder
+choice and record of deals."""
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.utils.translation import gettext_lazy as _

@@ -1,3 +1,5 @@
+"""The accounts app: players, sign-up, log-in, profiles and their limits."""
+
 from django.apps import AppConfig
 
 

@@ -1,3 +1,6 @@
+"""The players' forms: sign-up (the name checked against look-alikes), the profile
+(display name, "your move" emails and reminders) and the change of email address."""
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _

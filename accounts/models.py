@@ -1,3 +1,6 @@
+"""Player, the site's user model (names, email choices, vacation, language, time zone,
+record of deals), and RateCount, the counts of the account limits kept in the database."""
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models

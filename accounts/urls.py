@@ -1,3 +1,6 @@
+"""The accounts' pages: sign-up, log-in and log-out, password change and reset, the
+profile, the change of email address, unsubscribe links and public profiles."""
+
 from django.contrib.auth import views as auth_views
 from django.urls import path
 

@@ -1,3 +1,7 @@
+"""The accounts' views: sign-up, profile, password reset and email change under the
+account limits (accounts.ratelimit), unsubscribe links, public profiles, the log-in
+lockout's page and the language switch that remembers a player's choice."""
+
 import secrets
 from datetime import timedelta
 

@@ -1,3 +1,6 @@
+"""The site's URLs: the accounts' pages, the language switch, /healthz, the admin, the
+favicon, and the games' pages at the root."""
+
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path

@@ -1,3 +1,7 @@
+"""The admin of the games: rule presets (checked by the engine's Rules; duplicate,
+deactivate, activate) and games, read-only (abort is the one change, through services).
+A game's saved state, which holds every hidden card, is shown only once it is over."""
+
 from django import forms
 from django.contrib import admin, messages
 from django.db import IntegrityError, transaction

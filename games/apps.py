@@ -1,3 +1,6 @@
+"""The games app: on start it registers the Celery tasks (queued by name) and connects
+the signals that close a user's sockets on log-out or a change to the account."""
+
 from django.apps import AppConfig
 
 

@@ -1,3 +1,7 @@
+"""The lobby's forms: make a table (rule preset, players, computer players, deals or a loss
+limit, the clock), filter the open tables, quick match and challenge. They check what a
+person typed; the services make the table."""
+
 from datetime import timedelta
 
 from django import forms

@@ -1,3 +1,6 @@
+"""The WebSocket paths: a table's socket (`/ws/games/<id>/`), the per-page navigation
+socket (`/ws/me/`), the load benchmark's echo when switched on; any other path is refused."""
+
 from django.conf import settings
 from django.urls import path, re_path
 

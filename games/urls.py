@@ -1,3 +1,6 @@
+"""The game's pages and the htmx answers under them: the lobby, My games, a table and its
+changes (join, leave, start, play, chat, resign, rematch…), replays, leaderboards."""
+
 from django.urls import path
 
 from . import history_views, lobby_views, views
