@@ -1,4 +1,5 @@
-"""The actions a seat can take (ENGINE_API). Card arguments accept a Card or its code."""
+"""The actions a seat can take, and their one text form (tokens). Card arguments accept a
+Card or its code."""
 
 from __future__ import annotations
 

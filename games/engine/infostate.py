@@ -176,7 +176,7 @@ _DECKS = {size: tuple(full_deck(size)) for size in LOWEST_RANK}  # R1, in displa
 
 
 def sample(cls: type[Deal], v: View, rng: random.Random) -> Deal:
-    """`Deal.sample`: a complete deal consistent with the view `v` (see ENGINE_API)."""
+    """`Deal.sample`: a complete deal consistent with the view `v`."""
     if v["is_over"]:
         raise ValueError("The deal is over: there is nothing hidden to imagine.")
     rules = _rules(v["rules"])

@@ -1,4 +1,5 @@
-"""Seed the rule presets the site starts with (combinations of docs/rules.md section 9's options)."""
+"""Seed the rule presets the site starts with (combinations of the options of
+docs/rules.md section 9)."""
 
 from django.db import migrations
 from django.utils.translation import gettext_noop

@@ -1,4 +1,4 @@
-"""Bots read the game only through the engine's public API (ENGINE_API): no private
+"""Bots read the game only through the engine's public API (docs/design.md): no private
 module, no private field of a deal, no copy of a rule."""
 
 import ast
@@ -8,7 +8,7 @@ import games.engine
 from games.engine import Deal
 
 BOTS = Path(games.engine.__file__).parent.parent / "bots"
-# Deal attributes ENGINE_API names; every other slot is the engine's own business.
+# Deal attributes the engine's public API names; every other slot is the engine's own business.
 PUBLIC_FIELDS = {"rules", "trump", "attacker", "defender", "to_act", "limit", "loser", "losing_team"}
 PRIVATE_FIELDS = set(Deal.__slots__) - PUBLIC_FIELDS
 

@@ -1,5 +1,6 @@
-"""The information state (ENGINE_API, last section): views carry the bout's public state,
-`Deal.sample` imagines complete deals from a view, `deal.key` identifies positions."""
+"""The information state (docs/design.md, "The engine's public API"): views carry the
+bout's public state, `Deal.sample` imagines complete deals from a view, `deal.key`
+identifies positions."""
 
 from __future__ import annotations
 
