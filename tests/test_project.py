@@ -1,3 +1,6 @@
+"""The project as a whole: system checks, migrations, the user model, the middleware's
+order, the ASGI application, email settings and the import contracts."""
+
 from io import StringIO
 
 import pytest

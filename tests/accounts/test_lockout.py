@@ -1,3 +1,6 @@
+"""Failed log-ins: the lockout per username and address, per address, the slowing of
+addresses new to an account, and the lockouts kept in the database."""
+
 import re
 from datetime import timedelta
 

@@ -1,3 +1,5 @@
+"""Logging in: the form, a good and a wrong password, and where it goes next."""
+
 import pytest
 
 pytestmark = pytest.mark.django_db

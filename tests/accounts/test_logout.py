@@ -1,3 +1,5 @@
+"""Logging out: a form in the navigation, by POST only."""
+
 import pytest
 
 pytestmark = pytest.mark.django_db

@@ -1,3 +1,5 @@
+"""Player: the name shown, the record of deals and the profile's address."""
+
 import pytest
 
 from accounts.models import Player

@@ -1,3 +1,5 @@
+"""Changing the password: for a logged-in player who knows the old one."""
+
 import pytest
 
 pytestmark = pytest.mark.django_db

@@ -1,3 +1,5 @@
+"""Resetting a forgotten password by an emailed link; nothing is sent to an unknown address."""
+
 import re
 
 import pytest

@@ -1,3 +1,6 @@
+"""The player's own profile: the record shown, display name and reminders saved, bad
+input refused, the record out of reach."""
+
 import pytest
 
 pytestmark = pytest.mark.django_db

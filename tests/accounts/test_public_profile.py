@@ -1,3 +1,6 @@
+"""A player's public profile: name and record for anyone, never the email; 404 for an
+unknown or deactivated player."""
+
 import pytest
 
 pytestmark = pytest.mark.django_db

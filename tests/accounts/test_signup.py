@@ -1,3 +1,5 @@
+"""Signing up: the form, a new player logged in, bad passwords and taken names refused."""
+
 import pytest
 from django.contrib.auth import get_user_model
 
