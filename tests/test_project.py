@@ -39,7 +39,6 @@ def test_it_serves_the_asgi_application():
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     from durak_site.asgi import application
-
     from durak_site.bodylimit import BodyLimit
 
     assert isinstance(application, ProtocolTypeRouter)
