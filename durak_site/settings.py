@@ -240,7 +240,19 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a refused try counts fo
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # a 429 page saying when to retry
 AXES_VERBOSE = envbool("AXES_VERBOSE", "False")
-# Sign-up and mail limits (accounts.ratelimit); ACCOUNT_RATE_LIMITS=off in the browser tier.
+# The named rate limits (games.limits): (count, seconds) per window; a bucket's (per second,
+# burst). The account limits are kept in the database (accounts.ratelimit);
+# ACCOUNT_RATE_LIMITS=off switches them off (the browser tier signs many up from 127.0.0.1).
+LIMITS = {
+    "signup_ip": (5, 60 * 60),  # new accounts from one client address
+    "reset_ip": (5, 60 * 60),  # password-reset requests from one client address
+    "reset_account": (3, 60 * 60),  # password-reset mails for one email address
+    "email_change_account": (3, 60 * 60),  # confirmation mails one player asks for
+    "chat": (5, 10),  # messages one player writes at one table
+    "hint": (10, 60),  # the coach's hints one player asks for
+    "review": (10, 60 * 60),  # the coach's reviews one player asks for
+    "socket_messages": (4.0, 12),  # frames one socket sends (beyond the burst: closed 4429)
+}
 ACCOUNT_RATE_LIMITS_ENABLED = envbool("ACCOUNT_RATE_LIMITS", "on")
 
 
