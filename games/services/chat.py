@@ -5,15 +5,13 @@ public game (a private game's chat is for its players only). Messages are plain 
 from __future__ import annotations
 
 import unicodedata
-from datetime import timedelta
 from functools import partial
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .. import notify
+from .. import limits, notify
 from ..models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, Game
 from .core import can_view, need_user, seat_of
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound
@@ -26,7 +24,6 @@ PHRASES = {
     "thanks": gettext_lazy("Thanks!"),
     "wait": gettext_lazy("One moment, please."),
 }
-RATE_COUNT, RATE_WINDOW = 5, timedelta(seconds=10)  # at most 5 messages in 10 seconds
 HISTORY = 100  # messages a table shows
 
 
@@ -82,9 +79,8 @@ def post(game_id, user, *, text=None, phrase=None) -> ChatMessage:
     else:
         text, phrase = clean_text(text), ""
     with transaction.atomic():
-        recent = ChatMessage.objects.filter(game=game, author=user,
-                                            at__gte=timezone.now() - RATE_WINDOW)
-        if recent.count() >= RATE_COUNT:
+        # settings.LIMITS["chat"]: a few messages per player and table in a few seconds.
+        if limits.rows_full("chat", ChatMessage.objects.filter(game=game, author=user)):
             raise TooFast(_("You are writing too fast: wait a few seconds."))
         message = ChatMessage.objects.create(game=game, author=user, text=text, phrase=phrase)
         transaction.on_commit(partial(notify.chat_posted, game.pk, message.pk), robust=True)

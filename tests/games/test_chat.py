@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import services
+from games import limits, services
 from games.models import ChatMessage, ChatMute
 from games.services import chat
 
@@ -84,13 +84,13 @@ def test_control_characters_are_dropped_and_300_characters_fit(duel, alice):
 
 @pytest.mark.django_db
 def test_writing_too_fast_is_refused(duel, alice, bob):
-    for i in range(chat.RATE_COUNT):
+    for i in range(limits.window("chat").count):
         chat.post(duel.pk, alice, text=f"line {i}")
     r = post(client_for(alice), duel, chat="one more")
     assert r.status_code == 429 and "too fast" in r.content.decode()
-    assert ChatMessage.objects.count() == chat.RATE_COUNT
+    assert ChatMessage.objects.count() == limits.window("chat").count
     chat.post(duel.pk, bob, text="bob may still write")
-    ChatMessage.objects.update(at=ChatMessage.objects.first().at - chat.RATE_WINDOW)
+    ChatMessage.objects.update(at=ChatMessage.objects.first().at - limits.window("chat").length)
     chat.post(duel.pk, alice, text="later it's fine")
 
 
