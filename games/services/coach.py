@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from .. import notify
+from .. import limits, notify
 from ..bots.coach import hint
 from ..describe import label
 from ..models import Game
@@ -17,9 +17,6 @@ from .errors import Conflict, Forbidden, GameError, NotFound
 HINT_WORLDS = 24  # sampled deals: well under a second
 HINT_SECONDS = 600  # how long a hint is kept
 ASKED_SECONDS = 60  # a hint on its way is not asked for again at that version meanwhile
-# Per player, what they may ask of the coach: (count, seconds). Over it: 429, nothing queued.
-HINT_LIMIT = (10, 60)
-REVIEW_LIMIT = (10, 3600)
 
 
 def _key(game_id: int, version: int, seat: int) -> str:
@@ -30,25 +27,11 @@ def _asked_key(game_id: int, version: int, seat: int) -> str:
     return f"hint-asked:{game_id}:{version}:{seat}"
 
 
-def limit_key(kind: str, user_id: int) -> str:
-    return f"coach-limit:{kind}:{user_id}"
-
-
 def take_allowance(kind: str, user_id: int) -> bool:
     """Count one hint or review ("hint", "review") the player asks for; False, counting
-    nothing, when they have used up HINT_LIMIT or REVIEW_LIMIT (fixed windows)."""
-    count, seconds = HINT_LIMIT if kind == "hint" else REVIEW_LIMIT
-    key = limit_key(kind, user_id)
-    cache.add(key, 0, timeout=seconds)  # the window starts at the first request
-    try:
-        used = cache.incr(key)
-    except ValueError:  # the window ended between add and incr
-        cache.add(key, 0, timeout=seconds)
-        used = cache.incr(key)
-    if used > count:
-        cache.decr(key)
-        return False
-    return True
+    nothing, when they have used up settings.LIMITS[kind] (a fixed window per player).
+    Over it: 429, nothing queued."""
+    return limits.hit(kind, user_id)
 
 
 def too_many_reviews() -> GameError:
@@ -75,7 +58,7 @@ def _check(game_id, user):
 
 def ask_hint(game_id, user) -> tuple[int, int]:
     """Queue the coach for the user's seat at this version, once (a hint on its way or
-    kept is not asked for again), within the player's HINT_LIMIT; (version, seat)."""
+    kept is not asked for again), within the player's hint limit; (version, seat)."""
     game, seat = _check(game_id, user)
     version, number = game.version, seat.number
     if cache.get(_key(game.pk, version, number)) is not None:

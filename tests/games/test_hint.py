@@ -4,11 +4,9 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 
-from games import services
+from games import limits, services
 from games.models import Game
-from games.services import coach
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -100,8 +98,8 @@ def test_60_requests_at_one_version_queue_one_hint(alice_client, alice, classic,
 
 
 def test_a_player_over_the_hint_limit_is_refused_and_nothing_is_queued(
-        alice_client, alice, classic, seeded, queued_hints, monkeypatch):
-    monkeypatch.setattr(coach, "HINT_LIMIT", (3, 60))
+        alice_client, alice, classic, seeded, queued_hints, settings):
+    settings.LIMITS = {**settings.LIMITS, "hint": (3, 60)}
     games = [_my_turn(_casual(alice, classic)) for _ in range(4)]
     for game in games[:3]:
         assert alice_client.post(f"/games/{game.pk}/hint/").status_code == 200
@@ -113,6 +111,6 @@ def test_a_player_over_the_hint_limit_is_refused_and_nothing_is_queued(
     assert alice_client.post(f"/games/{games[0].pk}/hint/").status_code == 200
     assert len(queued_hints) == 3
     # The refusal changed nothing: once the window has passed, that hint is queued.
-    cache.delete(coach.limit_key("hint", alice.pk))
+    limits.forget("hint", alice.pk)
     assert alice_client.post(f"/games/{games[3].pk}/hint/").status_code == 200
     assert queued_hints[-1] == (games[3].pk, games[3].version, 0)

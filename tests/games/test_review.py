@@ -9,7 +9,6 @@ import pytest
 from games import replay, review, services
 from games.bots.coach import review as coach_review
 from games.models import Game
-from games.services import coach
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -124,8 +123,8 @@ def test_30_requests_for_one_review_queue_one_task(alice_client, alice, classic,
 
 
 def test_a_player_over_the_review_limit_is_refused_and_nothing_changes(
-        alice_client, alice, classic, seeded, queued_reviews, monkeypatch):
-    monkeypatch.setattr(coach, "REVIEW_LIMIT", (2, 3600))
+        alice_client, alice, classic, seeded, queued_reviews, settings):
+    settings.LIMITS = {**settings.LIMITS, "review": (2, 3600)}
     games = [_ended(alice, classic) for _ in range(3)]
     for game in games[:2]:
         assert alice_client.post(f"/games/{game.pk}/review/").status_code == 302
