@@ -15,11 +15,9 @@ time ("59 minutes left") are never old.
 
 from __future__ import annotations
 
-import threading
-import time
-from collections import OrderedDict
-
 from django.utils.html import escape
+
+from .present.cache import Kept
 
 CSRF_MARK = "csrf-token-of-this-reader"  # replaced by each reader's own token
 SWAP_MARK = "data-swap-of-this-reader"  # replaced by hx-swap-oob="true" on a socket
@@ -27,29 +25,17 @@ SWAP_OOB = 'hx-swap-oob="true"'
 MAX_KEPT = 1024  # renders kept: the newest versions of many tables (least recently used out)
 RENDER_SECONDS = 30.0
 
-_rendered: OrderedDict[tuple, tuple[float, str]] = OrderedDict()
-_lock = threading.Lock()
+_rendered: Kept[tuple, str] = Kept(MAX_KEPT, seconds=RENDER_SECONDS)
 
 
 def get(key: tuple | None) -> str | None:
     """The kept render for `key`, or None."""
-    if key is None:
-        return None
-    with _lock:
-        found = _rendered.get(key)
-    if found is None or time.monotonic() - found[0] > RENDER_SECONDS:
-        return None
-    return found[1]
+    return None if key is None else _rendered.get(key)
 
 
 def put(key: tuple | None, html: str) -> None:
-    if key is None:
-        return
-    with _lock:
-        _rendered[key] = (time.monotonic(), html)
-        _rendered.move_to_end(key)
-        while len(_rendered) > MAX_KEPT:
-            _rendered.popitem(last=False)
+    if key is not None:
+        _rendered.put(key, html)
 
 
 def fill(html: str, *, csrf_token: str, oob: bool) -> str:
@@ -60,5 +46,4 @@ def fill(html: str, *, csrf_token: str, oob: bool) -> str:
 
 def forget() -> None:
     """Drop every kept render (tests)."""
-    with _lock:
-        _rendered.clear()
+    _rendered.clear()

@@ -16,15 +16,14 @@ elsewhere (the admin, another game's end), so they are read again after SHARED_S
 from __future__ import annotations
 
 import json
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, prefetch_related_objects
 
 from .models import DealRecord, Game, Rating, RulePreset, Seat
+from .present.cache import Kept
 
 MAX_KEPT = 512  # snapshots kept: the newest versions of many tables (least recently used out)
 SHARED_SECONDS = 60.0  # the preset and the ratings are read again after this long
@@ -43,9 +42,8 @@ class Shared:
     records: list[DealRecord]
 
 
-_kept: OrderedDict[tuple[int, int], tuple[Game, list[Seat]]] = OrderedDict()
-_shared: OrderedDict[int, Shared] = OrderedDict()
-_lock = threading.Lock()
+_kept: Kept[tuple[int, int], tuple[Game, list[Seat]]] = Kept(MAX_KEPT)
+_shared: Kept[int, Shared] = Kept(MAX_KEPT)  # by game; its own clock (SHARED_SECONDS)
 
 
 def read(game_id: int) -> tuple[Game, list[Seat]] | None:
@@ -63,10 +61,7 @@ def keep(game: Game, seats: list[Seat]) -> tuple[Game, list[Seat]]:
     finished deals and the ratings, for the table's renders (games.table, games.outcome).
     The caller no longer changes these objects."""
     _complete(game, seats)
-    with _lock:
-        _kept[(game.pk, game.version)] = (game, seats)
-        while len(_kept) > MAX_KEPT:
-            _kept.popitem(last=False)
+    _kept.put((game.pk, game.version), (game, seats))
     return game, seats
 
 
@@ -85,8 +80,7 @@ def _complete(game: Game, seats: list[Seat]) -> None:
     players = [s.player for s in seats if s.player_id is not None]
     ids = frozenset(p.pk for p in players)
     deals_key = _deals_key(game)
-    with _lock:
-        shared = _shared.get(game.pk)
+    shared = _shared.get(game.pk)
     fresh = (shared is not None and time.monotonic() - shared.read_at < SHARED_SECONDS
              and shared.preset.pk == game.preset_id and shared.players == ids
              and getattr(shared.created_by, "pk", None) == game.created_by_id)
@@ -103,11 +97,7 @@ def _complete(game: Game, seats: list[Seat]) -> None:
         shared = Shared(read_at=shared.read_at, preset=shared.preset,
                         created_by=shared.created_by, players=ids, ratings=shared.ratings,
                         deals_key=deals_key, records=list(game.deal_records.all()))
-    with _lock:
-        _shared[game.pk] = shared
-        _shared.move_to_end(game.pk)
-        while len(_shared) > MAX_KEPT:
-            _shared.popitem(last=False)
+    _shared.put(game.pk, shared)
     game.preset = shared.preset
     game.created_by = shared.created_by
     _prefetched(game, "deal_records", shared.records)
@@ -130,8 +120,7 @@ def _prefetched(instance, name: str, objects: list) -> None:
 def at(game_id: int, version: int | None) -> tuple[Game, list[Seat]] | None:
     """The table at `version` if kept, else as it is now (`read`); version None: now."""
     if version is not None:
-        with _lock:
-            found = _kept.get((game_id, version))
+        found = _kept.get((game_id, version))
         if found is not None:
             return found
     return read(game_id)
@@ -139,6 +128,5 @@ def at(game_id: int, version: int | None) -> tuple[Game, list[Seat]] | None:
 
 def forget() -> None:
     """Drop every kept snapshot (tests: ids come back in a new test)."""
-    with _lock:
-        _kept.clear()
-        _shared.clear()
+    _kept.clear()
+    _shared.clear()

@@ -7,9 +7,6 @@ Nothing else about the deal reaches the template.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -17,6 +14,7 @@ from . import describe
 from .engine import Attack, Card, Defend, ExchangeTrump, Pass, Take, Transfer
 from .engine.cards import SUIT_SYMBOLS
 from .models import Game, Seat
+from .present.cache import Kept
 
 
 def _group_legal(legal: list) -> dict:
@@ -72,8 +70,7 @@ ACTIONS = {"attack", "defend", "transfer", "take", "pass", "exchange"}
 
 
 MAX_LOGS = 1024  # deals whose log lines are kept (least recently used out)
-_logs: OrderedDict[tuple, tuple[list[dict], list[str | None]]] = OrderedDict()
-_logs_lock = threading.Lock()
+_logs: Kept[tuple, tuple[list[dict], list[str | None]]] = Kept(MAX_LOGS)
 
 
 def event_lines(key: tuple, history: list[dict], name) -> list[str | None]:
@@ -84,26 +81,20 @@ def event_lines(key: tuple, history: list[dict], name) -> list[str | None]:
     cost of a render does not grow with the deal); a history that does not continue
     the kept one is described afresh. The history is public (deal.view), alike for all.
     """
-    with _logs_lock:
-        kept = _logs.get(key)
+    kept = _logs.get(key)
     events, lines = kept if kept is not None else ([], [])
     if len(events) > len(history) or history[:len(events)] != events:
         events, lines = [], []
     if len(events) < len(history):
         new = history[len(events):]
         events, lines = events + new, lines + [describe.event(e, name) for e in new]
-        with _logs_lock:
-            _logs[key] = (events, lines)
-            _logs.move_to_end(key)
-            while len(_logs) > MAX_LOGS:
-                _logs.popitem(last=False)
+        _logs.put(key, (events, lines))
     return lines
 
 
 def forget() -> None:
     """Drop every kept log (tests: ids come back in a new test)."""
-    with _logs_lock:
-        _logs.clear()
+    _logs.clear()
 
 
 def last_move(history: list[dict], name, lines: list[str | None] | None = None) -> dict | None:
