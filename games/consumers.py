@@ -27,13 +27,11 @@ from django.utils.translation import gettext as _
 
 from accounts.middleware import seen
 
-from . import services, snapshots, sockets, views
+from . import limits, services, snapshots, sockets, views
 from .models import Game
 from .notify import group_name, user_group
 
 MAX_MESSAGE_BYTES = 8 * 1024  # a move is a few hundred bytes
-RATE_PER_SECOND = 4.0  # messages a client may send, on average...
-BURST = 12  # ...and in one burst; a flood beyond that closes the socket
 CLOSE_REFUSED = 4403
 CLOSE_FLOOD = 4429
 CLOSE_TOO_BIG = 4413
@@ -153,8 +151,7 @@ class SiteConsumer(WebsocketConsumer):
             pass  # the client is gone; its disconnect event follows
 
     # ------------------------------------------------------------ the flood limit
-    tokens: float = float(BURST)
-    refilled: float | None = None  # the bucket's last reading of its clock
+    bucket: limits.Bucket | None = None  # made at the socket's first message
 
     @staticmethod
     def clock() -> float:
@@ -162,15 +159,11 @@ class SiteConsumer(WebsocketConsumer):
         return time.monotonic()
 
     def _allow(self) -> bool:
-        """Token bucket per connection."""
-        now = self.clock()
-        if self.refilled is not None:
-            self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
-        self.refilled = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+        """A token bucket per connection, settings.LIMITS["socket_messages"]: beyond its
+        burst, the socket is closed (CLOSE_FLOOD)."""
+        if self.bucket is None:
+            self.bucket = limits.Bucket("socket_messages", clock=self.clock)
+        return self.bucket.allow()
 
     # ------------------------------------------------------------ the session
     def session_valid(self) -> bool:
@@ -231,7 +224,6 @@ class TableConsumer(SiteConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = (query.get("invite") or [""])[0][:64]
         self.sent_version = -1
-        self.tokens, self.refilled = float(BURST), self.clock()
         if not self.take_slot():
             self.accept()  # accepted, so that the client sees why
             self.close(code=CLOSE_TOO_MANY)

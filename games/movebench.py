@@ -169,7 +169,7 @@ def make_tables(count: int) -> list[dict]:
 
 def consumer_for(game_id: int, player: dict):
     """A table socket as Daphne would hold it after connecting; its frames are kept."""
-    from .consumers import BURST, TableConsumer
+    from .consumers import TableConsumer
 
     consumer = TableConsumer()
     consumer.scope = {"type": "websocket", "user": player["user"], "query_string": b"",
@@ -184,7 +184,6 @@ def consumer_for(game_id: int, player: dict):
     consumer.scope["session"] = store
     consumer.game_id, consumer.user, consumer.invite = game_id, player["user"], ""
     consumer.sent_version = -1
-    consumer.tokens, consumer.refilled = float(BURST), time.monotonic()
     consumer.frames = []
     consumer.send = lambda text_data=None, **kw: consumer.frames.append(text_data)
     return consumer

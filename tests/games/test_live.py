@@ -17,7 +17,7 @@ from django.conf import settings
 from django.test import Client
 
 from durak_site.asgi import application
-from games import consumers, services
+from games import consumers, limits, services
 from games.models import Game
 from games.navigation import NavConsumer
 from tests.games.leaks import assert_no_leak
@@ -241,7 +241,7 @@ async def test_a_flood_is_cut_off(duel, alice, monkeypatch):
     monkeypatch.setattr(consumers, "time", types.SimpleNamespace(monotonic=lambda: 1000.0))
     comm, *_ = await connect(duel, alice)
     await receive_table(comm)
-    for _ in range(consumers.BURST + 20):
+    for _ in range(limits.rate("socket_messages").burst + 20):
         await comm.send_to(text_data=json.dumps({"sync": True}))
     outputs = []
     while True:
@@ -250,7 +250,7 @@ async def test_a_flood_is_cut_off(duel, alice, monkeypatch):
         if out["type"] == "websocket.close":
             break
     assert outputs[-1]["code"] == consumers.CLOSE_FLOOD
-    assert len(outputs) - 1 <= consumers.BURST  # answered at most the burst, then closed
+    assert len(outputs) - 1 <= limits.rate("socket_messages").burst  # answered at most the burst, then closed
 
 
 async def test_a_reconnect_gets_the_full_table(duel, alice, bob):
@@ -275,8 +275,8 @@ async def test_a_reconnect_gets_the_full_table(duel, alice, bob):
 
 
 async def test_a_human_plays_a_whole_deal_against_a_bot_over_the_socket(
-        alice, classic, seeded, monkeypatch):
-    monkeypatch.setattr(consumers, "RATE_PER_SECOND", 1000.0)  # this player clicks very fast
+        alice, classic, seeded, settings):
+    settings.LIMITS = {**settings.LIMITS, "socket_messages": (1000.0, 12)}  # clicks very fast
     game = await sync_to_async(services.create_game)(
         alice, classic, players=2, bots=["medium"], move_time=timedelta(hours=1))
     game = await fresh(game)

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from durak_site.asgi import application
-from games import consumers, sockets
+from games import consumers, limits, sockets
 from games.navigation import NavConsumer
 from games.notify import group_name, nav_group
 from tests.games.test_live import connect, fresh, legal, receive_table
@@ -246,7 +246,7 @@ async def test_a_flood_on_the_navigation_socket_closes_it(alice, monkeypatch):
     connected, _ = await comm.connect()
     assert connected
     await comm.receive_from(timeout=10)  # the navigation's count
-    for _ in range(consumers.BURST + 5):
+    for _ in range(limits.rate("socket_messages").burst + 5):
         await comm.send_to(text_data="{}")
     await assert_closed(comm, consumers.CLOSE_FLOOD)
     await comm.disconnect()
