@@ -1,9 +1,9 @@
 """The site's rate limits, one module for all of them: each is named in settings.LIMITS
 and counted here in one of three ways.
 
-- Fixed windows (`hit`, `exhausted`): `count` uses per `seconds`, the window starting at
-  the first use; in Django's cache (the coach's hints and reviews), or in the rows of a
-  model that a Redis restart does not forget (`KeptWindows`: the account limits).
+- Fixed windows: `allowed` uses per `seconds`, the window starting at the first use; in
+  Django's cache (`hit`: the coach's hints and reviews), or in the rows of a model that a
+  Redis restart does not forget (`KeptWindows`: the account limits).
 - A sliding window over rows kept anyway (`rows_full`): the chat's own messages.
 - A token bucket (`Bucket`): `burst` uses at once, refilled at `per_second` (the frames
   one socket sends).
@@ -27,9 +27,9 @@ from django.utils import timezone
 
 
 class Window(NamedTuple):
-    """A fixed or sliding window's limit: at most `count` uses in `seconds`."""
+    """A fixed or sliding window's limit: at most `allowed` uses in `seconds`."""
 
-    count: int
+    allowed: int
     seconds: int
 
     @property
@@ -101,7 +101,7 @@ class KeptWindows:
     def exhausted(self, name: str, ident: object) -> bool:
         """True when `ident` has used up `name`'s allowance (counts nothing)."""
         return bool(self.rows.filter(key=key(name, ident), expires__gt=timezone.now(),
-                                     count__gte=window(name).count).exists())
+                                     count__gte=window(name).allowed).exists())
 
     def hit(self, name: str, ident: object) -> bool:
         """Count one use; True if it is within the limit, False if it goes over."""
@@ -126,7 +126,7 @@ class KeptWindows:
 # ------------------------------------------------------------------ sliding window, rows
 def rows_full(name: str, rows: QuerySet[Any], field: str = "at") -> bool:
     """True when `rows` (the uses themselves, e.g. the messages one player wrote at one
-    table) hold `name`'s count within its last `seconds` by their time `field`."""
+    table) hold `name`'s allowed uses within its last `seconds` by their time `field`."""
     count, seconds = window(name)
     since = timezone.now() - timedelta(seconds=seconds)
     return bool(rows.filter(**{f"{field}__gte": since}).count() >= count)

@@ -84,11 +84,11 @@ def test_control_characters_are_dropped_and_300_characters_fit(duel, alice):
 
 @pytest.mark.django_db
 def test_writing_too_fast_is_refused(duel, alice, bob):
-    for i in range(limits.window("chat").count):
+    for i in range(limits.window("chat").allowed):
         chat.post(duel.pk, alice, text=f"line {i}")
     r = post(client_for(alice), duel, chat="one more")
     assert r.status_code == 429 and "too fast" in r.content.decode()
-    assert ChatMessage.objects.count() == limits.window("chat").count
+    assert ChatMessage.objects.count() == limits.window("chat").allowed
     chat.post(duel.pk, bob, text="bob may still write")
     ChatMessage.objects.update(at=ChatMessage.objects.first().at - limits.window("chat").length)
     chat.post(duel.pk, alice, text="later it's fine")
