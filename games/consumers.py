@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from accounts.middleware import seen
 
-from . import limits, services, snapshots, sockets, views
+from . import limits, services, snapshots, sockets, views, wire
 from .models import Game
 from .notify import group_name, user_group
 
@@ -190,33 +190,6 @@ class SiteConsumer(WebsocketConsumer):
             self.close(code=CLOSE_SIGNED_OUT)
 
 
-def _one(value):
-    """A form field's value, sent alone or as a list of one (htmx sends lists)."""
-    return value[0] if isinstance(value, list) and len(value) == 1 else value
-
-
-def _whole_number(value) -> bool:
-    value = _one(value)
-    if isinstance(value, str):
-        return value.isascii() and value.removeprefix("-").isdigit() and len(value) < 19
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def well_formed_move(data: dict) -> bool:
-    """The move's fields have the types a client sends (the services judge their values):
-    `actions` a list of tokens, or tokens in `action`, `beat_<card>` and `then`; `version`
-    and `seat` whole numbers."""
-    actions = data.get("actions", [])
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        return False
-    for key, value in data.items():
-        if key in ("action", "then") or key.startswith("beat_"):
-            values = value if isinstance(value, list) else [value]
-            if not all(isinstance(v, str) for v in values):
-                return False
-    return all(data.get(key) is None or _whole_number(data[key]) for key in ("version", "seat"))
-
-
 class TableConsumer(SiteConsumer):
     def connect(self):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
@@ -323,25 +296,21 @@ class TableConsumer(SiteConsumer):
             self.close(code=CLOSE_TOO_BIG)
             return
         try:
-            data = views.read_json(raw)
-        except ValueError:  # not JSON, or nested too deep
-            data = None
-        if not isinstance(data, dict):
-            self.send_table(message=_("That message is not a move."))
+            data = wire.read_frame(raw)
+        except services.GameError as exc:
+            self.send_table(message=exc.message)
             return
-        if data.get("sync") or data.get("type") == "sync":
+        if wire.asks_to_catch_up(data):
             self.sync(data)  # a client that saw a gap, or opened its socket again
             return
-        if "chat" in data or "phrase" in data:  # the chat form (htmx ws-send)
+        if wire.is_chat(data):  # the chat form (htmx ws-send)
             self.receive_chat(data)
             return
-        if not well_formed_move(data):
-            self.send_table(message=_("That is not a move."))
-            return
-        if self.user is not None and self.user.is_authenticated:
-            seen(self.user)  # as a page would: no "your move" email for a move they have seen
         try:
-            actions, version, seat = views.move_from_fields(data)
+            wire.check_move(data)
+            if self.user is not None and self.user.is_authenticated:
+                seen(self.user)  # as a page would: no "your move" email for a move they have seen
+            actions, version, seat = wire.move_from_fields(data)
             game = services.play(self.game_id, self.user, actions, version, seat=seat)
         except services.GameError as exc:
             self.send_table(message=exc.message)
@@ -352,11 +321,8 @@ class TableConsumer(SiteConsumer):
             snapshots.keep(game, game.seats_in_order)
 
     def receive_chat(self, data):
-        text, phrase = _one(data.get("chat")), _one(data.get("phrase"))
-        if not all(value is None or isinstance(value, str) for value in (text, phrase)):
-            self.send(text_data=views.chat_error_html(_("That is not a message.")))
-            return
         try:
+            text, phrase = wire.chat_from_fields(data)
             services.chat.post(self.game_id, self.user, text=text, phrase=phrase)
         except services.GameError as exc:
             self.send(text_data=views.chat_error_html(exc.message))

@@ -7,7 +7,6 @@ A refused change answers 4xx with the current table (or form) and a message.
 
 from __future__ import annotations
 
-import json
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
@@ -27,8 +26,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.middleware import valid_time_zone
 
-from . import outcome, renders, services, snapshots
-from .engine import ExchangeTrump, Pass, Take
+from . import outcome, renders, services, snapshots, wire
 from .models import ChatMessage, Game
 from .table import table_context
 
@@ -286,77 +284,6 @@ def claim(request, game_id):
     return _change(request, game_id, lambda g: services.claim_match(g.pk, request.user))
 
 
-MOVE_ORDER = {ExchangeTrump: 0, Take: 2, Pass: 2}  # cards in between, in the order chosen
-
-
-MAX_JSON_DEPTH = 8  # a move is {"actions": [tokens], ...}: two levels
-
-
-def read_json(raw):
-    """The JSON value in `raw` (str or bytes); ValueError if it is not JSON or nests deeper
-    than MAX_JSON_DEPTH (json's recursion would otherwise fail with a RecursionError)."""
-    if isinstance(raw, bytes):
-        raw = raw.decode()  # UnicodeDecodeError is a ValueError
-    depth = deepest = 0
-    for char in raw:  # brackets inside strings count too: deeper than a move is refused
-        if char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    if deepest > MAX_JSON_DEPTH:
-        raise ValueError("too deep")
-    try:
-        return json.loads(raw)
-    except RecursionError:
-        raise ValueError("too deep") from None
-
-
-def move_from_request(request) -> tuple[list, object, object]:
-    """(actions, version, seat) from a JSON body {"actions": [tokens], "version": V} or
-    from the table's form fields."""
-    if request.content_type == "application/json":
-        try:
-            body = read_json(request.body or b"null")
-        except ValueError:
-            raise services.BadRequest(_("The request is not valid JSON.")) from None
-        if not isinstance(body, dict):
-            raise services.BadRequest(_("That is not a move."))
-        return body.get("actions"), body.get("version"), body.get("seat")
-    return move_from_fields({key: values for key, values in request.POST.lists()})
-
-
-def move_from_fields(data: dict) -> tuple[list, object, object]:
-    """(actions, version, seat) from fields: a dict of field -> value or list of values (a
-    POST, or the JSON an htmx `ws-send` form sends over the socket).
-
-    Either `actions`, a list of tokens played in that order, or the table's form: tokens
-    ("attack:7H", "defend:7H:9H", "take"…) in fields named `action` or `beat_<card>`, and
-    `then=pass` to end with a pass; these play the exchange first, cards next, take or
-    pass last.
-    """
-    def first(key):
-        value = data.get(key)
-        if isinstance(value, list):
-            value = value[0] if value else None
-        return value
-
-    version, seat = first("version"), first("seat")
-    if "actions" in data:
-        return data["actions"], version, seat  # services.read_move checks them
-    tokens = []
-    for key, values in data.items():
-        if key == "action" or (isinstance(key, str) and key.startswith("beat_")):
-            for value in values if isinstance(values, list) else [values]:
-                if value:
-                    tokens.append(value)
-    if first("then") == "pass":
-        tokens.append("pass")
-    actions = services.read_move(tokens, allow_empty=True)  # empty: play_move says what to do
-    actions.sort(key=lambda action: MOVE_ORDER.get(type(action), 1))
-    return actions, version, seat
-
-
 @require_POST
 @login_required
 def play(request, game_id):
@@ -364,7 +291,7 @@ def play(request, game_id):
     here only for a refusal's answer (404 for a game the user may not see); the answer
     to a move is made from the rows the move has just written, not read again."""
     try:
-        actions, version, seat = move_from_request(request)
+        actions, version, seat = wire.move_from_request(request)
         game = services.play(game_id, request.user, actions, version, seat=seat)
     except services.GameError as exc:  # a timeout may have been played meanwhile
         return _render_table(request, _get_game(request, game_id), message=exc.message,
@@ -446,8 +373,8 @@ def chat(request, game_id):
     """Write to the table chat without the socket (the socket's way: consumers.py)."""
     game = _get_game(request, game_id)
     try:
-        services.chat.post(game.pk, request.user, text=request.POST.get("chat"),
-                           phrase=request.POST.get("phrase"))
+        text, phrase = wire.chat_from_fields(request.POST)
+        services.chat.post(game.pk, request.user, text=text, phrase=phrase)
     except services.GameError as exc:
         return _chat(request, game, message=exc.message, status=exc.status)
     return _chat(request, game)

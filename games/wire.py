@@ -1,0 +1,148 @@
+"""What a client sends, read once for HTTP and the socket: a move from the table's form
+fields, a JSON body or a socket frame, and a chat line, as the services take them.
+
+A move comes out as (actions, version, seat); anything else is refused with a
+services.BadRequest whose words the player reads (the view answers it with a 400, the
+socket with its table). The services judge the values (whose turn, which version,
+which moves are legal); this module checks only the shape and types a client sends
+(docs/design.md, "How a move flows").
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.utils.translation import gettext as _
+
+from . import services
+from .engine import ExchangeTrump, Pass, Take
+
+MAX_JSON_DEPTH = 8  # a move is {"actions": [tokens], ...}: two levels
+MOVE_ORDER = {ExchangeTrump: 0, Take: 2, Pass: 2}  # cards in between, in the order chosen
+
+Move = tuple[list, object, object]  # (actions, version, seat)
+
+
+def read_json(raw):
+    """The JSON value in `raw` (str or bytes); ValueError if it is not JSON or nests deeper
+    than MAX_JSON_DEPTH (json's recursion would otherwise fail with a RecursionError)."""
+    if isinstance(raw, bytes):
+        raw = raw.decode()  # UnicodeDecodeError is a ValueError
+    depth = deepest = 0
+    for char in raw:  # brackets inside strings count too: deeper than a move is refused
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    if deepest > MAX_JSON_DEPTH:
+        raise ValueError("too deep")
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ValueError("too deep") from None
+
+
+# ----------------------------------------------------------------------------- HTTP
+def move_from_request(request) -> Move:
+    """A move POSTed to the table: a JSON body {"actions": [tokens], "version": V} or the
+    table's form fields."""
+    if request.content_type == "application/json":
+        try:
+            body = read_json(request.body or b"null")
+        except ValueError:
+            raise services.BadRequest(_("The request is not valid JSON.")) from None
+        if not isinstance(body, dict):
+            raise services.BadRequest(_("That is not a move."))
+        return body.get("actions"), body.get("version"), body.get("seat")
+    return move_from_fields({key: values for key, values in request.POST.lists()})
+
+
+# ----------------------------------------------------------------------------- the socket
+def read_frame(raw) -> dict:
+    """A socket frame's JSON object (a move, a chat line or a request to catch up)."""
+    try:
+        data = read_json(raw)
+    except ValueError:  # not JSON, or nested too deep
+        data = None
+    if not isinstance(data, dict):
+        raise services.BadRequest(_("That message is not a move."))
+    return data
+
+
+def asks_to_catch_up(frame: dict) -> bool:
+    """`{"sync": true}` or `{"type": "sync"}`: a client that saw a gap, or opened again."""
+    return bool(frame.get("sync")) or frame.get("type") == "sync"
+
+
+def is_chat(frame: dict) -> bool:
+    """The chat form (htmx ws-send) rather than a move."""
+    return "chat" in frame or "phrase" in frame
+
+
+def check_move(frame: dict) -> None:
+    """Refused unless the move's fields have the types a client sends: `actions` a list
+    of tokens, or tokens in `action`, `beat_<card>` and `then`; `version` and `seat`
+    whole numbers."""
+    actions = frame.get("actions", [])
+    well_formed = isinstance(actions, list) and all(isinstance(a, str) for a in actions)
+    for key, value in frame.items():
+        if key in ("action", "then") or key.startswith("beat_"):
+            values = value if isinstance(value, list) else [value]
+            well_formed = well_formed and all(isinstance(v, str) for v in values)
+    if not (well_formed and all(frame.get(key) is None or _whole_number(frame[key])
+                                for key in ("version", "seat"))):
+        raise services.BadRequest(_("That is not a move."))
+
+
+def _one(value):
+    """A form field's value, sent alone or as a list of one (htmx sends lists)."""
+    return value[0] if isinstance(value, list) and len(value) == 1 else value
+
+
+def _whole_number(value) -> bool:
+    value = _one(value)
+    if isinstance(value, str):
+        return value.isascii() and value.removeprefix("-").isdigit() and len(value) < 19
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# ----------------------------------------------------------------------------- both
+def move_from_fields(data: dict) -> Move:
+    """(actions, version, seat) from fields: a dict of field -> value or list of values (a
+    POST, or the JSON an htmx `ws-send` form sends over the socket).
+
+    Either `actions`, a list of tokens played in that order, or the table's form: tokens
+    ("attack:7H", "defend:7H:9H", "take"…) in fields named `action` or `beat_<card>`, and
+    `then=pass` to end with a pass; these play the exchange first, cards next, take or
+    pass last.
+    """
+    def first(key):
+        value = data.get(key)
+        if isinstance(value, list):
+            value = value[0] if value else None
+        return value
+
+    version, seat = first("version"), first("seat")
+    if "actions" in data:
+        return data["actions"], version, seat  # services.read_move checks them
+    tokens = []
+    for key, values in data.items():
+        if key == "action" or (isinstance(key, str) and key.startswith("beat_")):
+            for value in values if isinstance(values, list) else [values]:
+                if value:
+                    tokens.append(value)
+    if first("then") == "pass":
+        tokens.append("pass")
+    actions = services.read_move(tokens, allow_empty=True)  # empty: play_move says what to do
+    actions.sort(key=lambda action: MOVE_ORDER.get(type(action), 1))
+    return actions, version, seat
+
+
+def chat_from_fields(data) -> tuple[str | None, str | None]:
+    """(text, phrase) of a chat line from the chat form's fields (a POST, or a socket
+    frame: a value alone or a list of one); refused unless each is text or absent."""
+    text, phrase = _one(data.get("chat")), _one(data.get("phrase"))
+    if not all(value is None or isinstance(value, str) for value in (text, phrase)):
+        raise services.BadRequest(_("That is not a message."))
+    return text, phrase
