@@ -11,19 +11,24 @@ which moves are legal); this module checks only the shape and types a client sen
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
 from . import services
 from .engine import ExchangeTrump, Pass, Take
 
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+
 MAX_JSON_DEPTH = 8  # a move is {"actions": [tokens], ...}: two levels
 MOVE_ORDER = {ExchangeTrump: 0, Take: 2, Pass: 2}  # cards in between, in the order chosen
 
-Move = tuple[list, object, object]  # (actions, version, seat)
+Move = tuple[Any, Any, Any]  # (actions, version, seat), as the services take them
 
 
-def read_json(raw):
+def read_json(raw: str | bytes) -> Any:
     """The JSON value in `raw` (str or bytes); ValueError if it is not JSON or nests deeper
     than MAX_JSON_DEPTH (json's recursion would otherwise fail with a RecursionError)."""
     if isinstance(raw, bytes):
@@ -44,7 +49,7 @@ def read_json(raw):
 
 
 # ----------------------------------------------------------------------------- HTTP
-def move_from_request(request) -> Move:
+def move_from_request(request: HttpRequest) -> Move:
     """A move POSTed to the table: a JSON body {"actions": [tokens], "version": V} or the
     table's form fields."""
     if request.content_type == "application/json":
@@ -59,7 +64,7 @@ def move_from_request(request) -> Move:
 
 
 # ----------------------------------------------------------------------------- the socket
-def read_frame(raw) -> dict:
+def read_frame(raw: str | bytes) -> dict[str, Any]:
     """A socket frame's JSON object (a move, a chat line or a request to catch up)."""
     try:
         data = read_json(raw)
@@ -70,17 +75,17 @@ def read_frame(raw) -> dict:
     return data
 
 
-def asks_to_catch_up(frame: dict) -> bool:
+def asks_to_catch_up(frame: dict[str, Any]) -> bool:
     """`{"sync": true}` or `{"type": "sync"}`: a client that saw a gap, or opened again."""
     return bool(frame.get("sync")) or frame.get("type") == "sync"
 
 
-def is_chat(frame: dict) -> bool:
+def is_chat(frame: dict[str, Any]) -> bool:
     """The chat form (htmx ws-send) rather than a move."""
     return "chat" in frame or "phrase" in frame
 
 
-def check_move(frame: dict) -> None:
+def check_move(frame: dict[str, Any]) -> None:
     """Refused unless the move's fields have the types a client sends: `actions` a list
     of tokens, or tokens in `action`, `beat_<card>` and `then`; `version` and `seat`
     whole numbers."""
@@ -95,12 +100,12 @@ def check_move(frame: dict) -> None:
         raise services.BadRequest(_("That is not a move."))
 
 
-def _one(value):
+def _one(value: object) -> object:
     """A form field's value, sent alone or as a list of one (htmx sends lists)."""
     return value[0] if isinstance(value, list) and len(value) == 1 else value
 
 
-def _whole_number(value) -> bool:
+def _whole_number(value: object) -> bool:
     value = _one(value)
     if isinstance(value, str):
         return value.isascii() and value.removeprefix("-").isdigit() and len(value) < 19
@@ -108,7 +113,7 @@ def _whole_number(value) -> bool:
 
 
 # ----------------------------------------------------------------------------- both
-def move_from_fields(data: dict) -> Move:
+def move_from_fields(data: Mapping[str, Any]) -> Move:
     """(actions, version, seat) from fields: a dict of field -> value or list of values (a
     POST, or the JSON an htmx `ws-send` form sends over the socket).
 
@@ -117,7 +122,7 @@ def move_from_fields(data: dict) -> Move:
     `then=pass` to end with a pass; these play the exchange first, cards next, take or
     pass last.
     """
-    def first(key):
+    def first(key: str) -> Any:
         value = data.get(key)
         if isinstance(value, list):
             value = value[0] if value else None
@@ -139,10 +144,14 @@ def move_from_fields(data: dict) -> Move:
     return actions, version, seat
 
 
-def chat_from_fields(data) -> tuple[str | None, str | None]:
+def chat_from_fields(data: Mapping[str, Any]) -> tuple[str | None, str | None]:
     """(text, phrase) of a chat line from the chat form's fields (a POST, or a socket
     frame: a value alone or a list of one); refused unless each is text or absent."""
-    text, phrase = _one(data.get("chat")), _one(data.get("phrase"))
-    if not all(value is None or isinstance(value, str) for value in (text, phrase)):
-        raise services.BadRequest(_("That is not a message."))
-    return text, phrase
+    return _text(data.get("chat")), _text(data.get("phrase"))
+
+
+def _text(value: object) -> str | None:
+    value = _one(value)
+    if value is None or isinstance(value, str):
+        return value
+    raise services.BadRequest(_("That is not a message."))

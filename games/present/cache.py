@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Hashable
 
-from cachetools import LRUCache, TTLCache
+from cachetools import Cache, LRUCache, TTLCache
 
 
 class Kept[K: Hashable, V]:
@@ -21,8 +21,8 @@ class Kept[K: Hashable, V]:
 
     def __init__(self, maxsize: int = 1024, seconds: float | None = None) -> None:
         self.maxsize, self.seconds = maxsize, seconds
-        self._items: LRUCache[K, V] = (LRUCache(maxsize) if seconds is None
-                                       else TTLCache(maxsize, ttl=seconds))
+        self._items: Cache[K, V] = (LRUCache(maxsize) if seconds is None
+                                    else TTLCache(maxsize, ttl=seconds))
         self._lock = threading.Lock()
 
     def get(self, key: K) -> V | None:
