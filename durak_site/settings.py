@@ -206,8 +206,6 @@ WS_MAX_PER_ADDRESS = envint("WS_MAX_PER_ADDRESS", "20")
 WS_MAX_PER_GAME = envint("WS_MAX_PER_GAME", "200")
 # A socket's slot in those counts lasts this long unless its process renews it (games.sockets).
 WS_SLOT_SECONDS = envint("WS_SLOT_SECONDS", "60")
-# The load benchmark's echo socket (games.loadecho), routed only when this is on.
-LOADTEST_ECHO = envbool("LOADTEST_ECHO", "False")
 
 # The cache (one-time form tokens) is shared by every process when Redis is there.
 if REDIS_URL:

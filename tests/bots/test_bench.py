@@ -1,6 +1,6 @@
-"""`python -m games.bots.bench` prints playouts per second for each case."""
+"""`python -m bench.bots` prints playouts per second for each case."""
 
-from games.bots import bench
+from bench import bots as bench
 
 
 def test_bench_prints_a_rate_per_case(capsys):

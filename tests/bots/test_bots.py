@@ -6,9 +6,9 @@ import time
 
 import pytest
 
+from bench.arena import bot_code, play_deal, rotations, wilson
+from bench.arena import main as arena_main
 from games.bots import DEFAULT_BUDGETS, LEVEL_LABELS, LEVELS, choose_action, make_bot
-from games.bots.arena import bot_code, play_deal, rotations, wilson
-from games.bots.arena import main as arena_main
 from games.bots.search import EXPERT_EPSILON, SearchBot, Solver, outcome, playout
 from games.engine import Deal, ExchangeTrump, Rules, action_from_token, full_deck
 from tests.bots.positions import random_positions

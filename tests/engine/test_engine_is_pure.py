@@ -11,7 +11,7 @@ def test_engine_never_imports_django():
     code = (
         "import sys\n"
         "from games.engine import Deal, Match, Rules\n"
-        "from games.engine import bench\n"
+        "from bench import engine\n"
         "m = Match(Rules(players=4, teams='2x2', transfer=True), deals=1, seed=3)\n"
         "d = m.deal\n"
         "import random\n"

@@ -1,12 +1,12 @@
-"""games.loadtest's pieces (the benchmark itself runs against a live site, by hand): its
-figures, its move choice on a real table, and the echo socket routed only on request."""
-
-import importlib
+"""bench.loadtest's pieces (the benchmark itself runs against a live site, by hand): its
+figures, its move choice on a real table, and the echo baseline, an application of its
+own that the site never routes."""
 
 import pytest
+from channels.testing import WebsocketCommunicator
 
-from games import loadtest, routing
-from games.loadecho import EchoConsumer
+from bench import loadecho, loadtest
+from games import routing
 from games.models import Game
 
 from .conftest import client_for, to_act
@@ -55,21 +55,18 @@ def test_it_plays_a_deal_from_what_each_seat_sees(duel):
         assert loadtest.version_of(r.content.decode()) == duel.version + 1
 
 
-def _routes_echo() -> bool:
-    """Whether the first socket route matching the echo path is the echo consumer."""
-    for route in routing.websocket_urlpatterns:
-        if route.pattern.match("ws/loadtest/echo/"):
-            return route.callback.consumer_class is EchoConsumer
-    return False
+def test_the_site_never_routes_the_echo_socket():
+    matching = [r for r in routing.websocket_urlpatterns if r.pattern.match(loadecho.ECHO_PATH)]
+    assert matching[0].callback.consumer_class.__name__ == "RefuseConsumer"
 
 
-def test_the_echo_socket_is_routed_only_with_loadtest_echo(settings):
-    assert not _routes_echo()  # the site as players use it: refused
-    settings.LOADTEST_ECHO = True  # LOADTEST_ECHO=1 in the environment
-    try:
-        importlib.reload(routing)
-        assert _routes_echo()
-    finally:
-        settings.LOADTEST_ECHO = False
-        importlib.reload(routing)
-    assert not _routes_echo()
+@pytest.mark.asyncio
+async def test_the_echo_application_sends_back_what_it_receives():
+    comm = WebsocketCommunicator(loadecho.application, "/" + loadecho.ECHO_PATH)
+    connected, _code = await comm.connect()
+    assert connected
+    await comm.send_to(text_data="12.5")
+    assert await comm.receive_from(timeout=5) == "12.5"
+    await comm.send_to(text_data="x" * 1000)  # cut to a timestamp's room
+    assert await comm.receive_from(timeout=5) == "x" * loadecho.MAX_ECHO_BYTES
+    await comm.disconnect()

@@ -14,9 +14,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.middleware import seen
-from games import consumers, loadtest, snapshots
+from bench import loadtest
+from bench.movebench import consumer_for
+from games import consumers, snapshots
 from games.models import Game
-from games.movebench import consumer_for
 from games.views import table_html
 
 from .conftest import client_for, to_act

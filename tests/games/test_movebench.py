@@ -1,4 +1,4 @@
-"""games.movebench runs: it plays real moves through the site and prints the
+"""bench.movebench runs: it plays real moves through the site and prints the
 CPU per move by part. A benchmark, so the test checks what it prints, never a time."""
 
 import os
@@ -17,7 +17,7 @@ def test_the_move_benchmark_plays_moves_and_prints_the_parts(over, label):
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "durak_site.test_settings"}
     env.pop("DATABASE_URL", None)
     run = subprocess.run(
-        [sys.executable, "-m", "games.movebench", "--tables", "2", "--moves", "6",
+        [sys.executable, "-m", "bench.movebench", "--tables", "2", "--moves", "6",
          "--warm", "2", "--over", over], cwd=ROOT, env=env, capture_output=True, text=True,
         timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]

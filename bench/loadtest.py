@@ -1,4 +1,4 @@
-"""The load benchmark: `python -m games.loadtest --url http://127.0.0.1:8450`.
+"""The load benchmark: `python -m bench.loadtest --url http://127.0.0.1:8450`.
 
 It starts nothing. Pointed at a running site on this machine (same checkout, same
 DATABASE_URL), it makes its players, sessions and two-player tables through the ORM and
@@ -13,9 +13,9 @@ processes' CPU and memory (psutil).
 `--nav`: each player also holds the socket every page of the site opens (`/ws/me/`,
 games.navigation), which hears of every move of theirs.
 
-`--echo` also opens one echo socket per table (`games.loadecho`, served only when the site
-runs with LOADTEST_ECHO=1) and times a round trip through the same Daphne and Redis at
-the same rate. `--spectators N`: one table watched by N anonymous sockets (raise
+`--echo` also starts the echo server (`bench.loadecho`: a Daphne of its own on the same
+Redis), opens one echo socket per table and times a round trip through it at the same
+rate. `--spectators N`: one table watched by N anonymous sockets (raise
 WS_MAX_PER_ADDRESS and WS_MAX_PER_GAME for it); the time counts to every spectator.
 
 A benchmark, not a test: nothing here asserts on time.
@@ -36,6 +36,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
+
+from . import loadecho
 
 VERSION_RE = re.compile(r'data-version="(\d+)"')
 # The seat's legal moves as the table's form offers them (games.table, table.html).
@@ -330,7 +332,7 @@ class Table:
 
 
 async def echo_loop(site: Site, interval: float, until: float, result: Result) -> None:
-    ws = await site.socket("/ws/loadtest/echo/", None)
+    ws = await site.socket("/" + loadecho.ECHO_PATH, None)
     await asyncio.sleep(random.uniform(0, interval))
     try:
         while time.perf_counter() < until:
@@ -431,7 +433,8 @@ async def run(args) -> Result:
     until = time.perf_counter() + args.seconds
     jobs = [t.play(args.interval, until) for t in tables]
     if args.echo:
-        jobs += [echo_loop(site, args.interval, until, result) for _ in tables]
+        echo = Site(args.echo_url)
+        jobs += [echo_loop(echo, args.interval, until, result) for _ in tables]
     await asyncio.gather(*jobs)
     await asyncio.sleep(min(5.0, args.interval * 2))  # the last moves arrive
     result.cpu, result.rss = measure_end(processes, started, args.seconds)
@@ -451,7 +454,7 @@ async def run(args) -> Result:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m games.loadtest", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m bench.loadtest", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the running site")
     parser.add_argument("--tables", type=int, nargs="+", default=[20],
@@ -461,7 +464,8 @@ def main(argv=None) -> None:
     parser.add_argument("--over", choices=["socket", "http"], default="socket",
                         help="how a move is sent: over the mover's table socket, as the "
                         "page does while it is open, or as the form's POST")
-    parser.add_argument("--echo", action="store_true", help="also time the echo socket")
+    parser.add_argument("--echo", action="store_true",
+                        help="also start the echo server and time its socket")
     parser.add_argument("--nav", action="store_true",
                         help="each player also opens the page's own socket (/ws/me/: the "
                         "count of games waiting for them), as every page of the site does")
@@ -471,11 +475,19 @@ def main(argv=None) -> None:
                         help="where scripts/run keeps the secret key")
     args = parser.parse_args(argv)
     setup_django(args.run_dir)
+    echo_server = None
+    if args.echo:
+        echo_server, args.echo_url = loadecho.serve(Site(args.url).host)
     results = []
-    for n in ([1] if args.spectators else args.tables):
-        args.tables = n
-        results.append(asyncio.run(run(args)))
-        print(report(results[-1:]), file=sys.stderr)
+    try:
+        for n in ([1] if args.spectators else args.tables):
+            args.tables = n
+            results.append(asyncio.run(run(args)))
+            print(report(results[-1:]), file=sys.stderr)
+    finally:
+        if echo_server is not None:
+            echo_server.terminate()
+            echo_server.wait(10)
     print(report(results))
 
 

@@ -1,4 +1,4 @@
-"""Random-play benchmark: `python -m games.engine.bench [--seconds S]`.
+"""Random-play benchmark: `python -m bench.engine [--seconds S]`.
 
 Prints complete random deals per second for 2, 4 and 6 players, microseconds per
 `legal_actions` + `apply`, and the costs a search pays per imagined deal in mid-play:
@@ -12,8 +12,7 @@ import random
 import time
 from collections.abc import Callable
 
-from .deal import Deal
-from .rules import Rules
+from games.engine import Deal, Rules
 
 CASES = [
     ("2 players", Rules(players=2)),
@@ -77,7 +76,7 @@ def bench_key(rules: Rules, count: int = 20000) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.engine", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per case")
     args = parser.parse_args(argv)
     print(f"{'case':<28}{'deals/s':>10}{'us/step':>10}{'copy us':>10}{'sample us':>11}{'key us':>9}")

@@ -1,4 +1,4 @@
-"""Playout benchmark: `python -m games.bots.bench [--seconds S]`.
+"""Playout benchmark: `python -m bench.bots [--seconds S]`.
 
 Prints heuristic playouts per second, the search bots' inner loop: from the deal's start
 (`playout` of a fresh deal), and from mid-deal as the search runs them (`Deal.sample` of
@@ -11,9 +11,8 @@ import argparse
 import random
 import time
 
+from games.bots.search import playout
 from games.engine import Deal, Rules
-
-from .search import playout
 
 CASES = [
     ("2 players", Rules(players=2)),
@@ -54,7 +53,7 @@ def bench_search(rules: Rules, seconds: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.bots", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per figure")
     args = parser.parse_args(argv)
     print(f"{'case':<28}{'playouts/s':>12}{'mid-deal/s':>12}")

@@ -1,5 +1,6 @@
 """How long an Easy bot takes to answer while the coach's queue is flooded (prints figures;
-not a test). Run through scripts/bench-queues, which starts a private PostgreSQL and Redis.
+not a test): `python -m bench.queues`. Run through scripts/bench-queues, which starts a
+private PostgreSQL and Redis.
 
 It makes its own players and games in the database of DATABASE_URL, starts the site's
 Celery workers as scripts/run does (the Procfile's lines; `--one-worker`: one worker
@@ -25,7 +26,6 @@ from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
 
 
@@ -72,7 +72,8 @@ def stop_workers(procs) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.queues",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--reviews", type=int, default=30)
     parser.add_argument("--hints", type=int, default=60)
     parser.add_argument("--moves", type=int, default=10, help="bot answers timed per phase")

@@ -1,4 +1,4 @@
-"""Bots against bots: `python -m games.bots.arena --bots hard,medium --deals 2000`.
+"""Bots against bots: `python -m bench.arena --bots hard,medium --deals 2000`.
 
 Every deck is played once per distinct rotation of the line-up round the table (two
 players: each bot gets each hand once), so luck in the deal cancels out. Deals run in
@@ -33,9 +33,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NotRequired, TextIO, TypedDict
 
+import games.bots
+from games.bots import LEVELS, make_bot
 from games.engine import Deal, Rules, full_deck
-
-from . import LEVELS, make_bot
 
 PRESETS: dict[str, dict[str, Any]] = {
     "classic": {},
@@ -93,16 +93,17 @@ def rotations[T](lineup: list[T]) -> list[list[T]]:
     return out
 
 
-# What the arena's bots are made of (a new module they use belongs here): the engine but
-# its benchmark, and these modules of the bots (not the coach, nor the arena's own tools).
+# What the arena's bots are made of (a new module they use belongs here): the engine's
+# modules, and these modules of the bots (not the coach).
 BOT_MODULES = ("__init__.py", "base.py", "heuristic.py", "search.py")
 
 
 def bot_code() -> str:
     """A fingerprint of the sources the bots play by: the parts of one run must be played
-    by the same bots."""
-    bots = Path(__file__).resolve().parent
-    engine = [p for p in (bots.parent / "engine").glob("*.py") if p.name != "bench.py"]
+    by the same bots. Files are named as `engine/deal.py`, `bots/search.py`, so the
+    fingerprint does not depend on where the arena itself lives."""
+    bots = Path(games.bots.__file__).resolve().parent
+    engine = list((bots.parent / "engine").glob("*.py"))
     digest = hashlib.sha256()
     for path in sorted([*engine, *(bots / name for name in BOT_MODULES)]):
         digest.update(f"{path.parent.name}/{path.name}\n".encode())
@@ -278,7 +279,7 @@ def tally_files(paths: list[str], out: TextIO | None = None) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m games.bots.arena", description=__doc__.splitlines()[0],
+        prog="python -m bench.arena", description=__doc__.splitlines()[0],
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog="\n".join(__doc__.splitlines()[2:]),
     )
     parser.add_argument("--bots", default="hard,medium", help="line-up, e.g. hard:0.2,medium")

@@ -1,7 +1,7 @@
-"""Server CPU per move, in-process: `python -m games.movebench`.
+"""Server CPU per move, in-process: `python -m bench.movebench`.
 
 It makes a throw-away SQLite database, N two-player tables (through `games.services`, as
-games.loadtest does), and plays M moves through the real code: each move goes over the
+bench.loadtest does), and plays M moves through the real code: each move goes over the
 mover's table socket as the page sends it (`TableConsumer.receive`), or with `--over http`
 is the table form's POST to /games/<id>/play/ through the site's ASGI handler (every
 middleware, the htmx answer); then the push to each of the table's two seat sockets
@@ -91,7 +91,7 @@ def instrument() -> None:
     from django.db.models.sql import compiler
     from django.template.base import PartialTemplate, Template
 
-    from .engine import deal, match
+    from games.engine import deal, match
 
     for cls in (compiler.SQLCompiler, compiler.SQLInsertCompiler, compiler.SQLUpdateCompiler,
                 compiler.SQLDeleteCompiler):
@@ -120,8 +120,8 @@ def instrument_detail() -> None:
     from django.contrib.auth import middleware as auth_middleware
     from django.contrib.sessions.backends.db import SessionStore
 
-    from . import notify, snapshots, views
-    from .services import clocks
+    from games import notify, snapshots, views
+    from games.services import clocks
 
     timed(SessionStore, "load", "session")
     timed(auth_middleware, "get_user", "user")
@@ -154,9 +154,10 @@ def setup_django(database: str) -> None:
 
 
 def make_tables(count: int) -> list[dict]:
-    """`count` two-player tables with their players' sessions (games.loadtest's)."""
+    """`count` two-player tables with their players' sessions (bench.loadtest's)."""
+    from games.models import Game, RulePreset
+
     from . import loadtest
-    from .models import Game, RulePreset
 
     if not RulePreset.objects.filter(active=True, teams="").exists():
         RulePreset.objects.create(name="Bench classic", min_players=2, max_players=6)
@@ -169,7 +170,7 @@ def make_tables(count: int) -> list[dict]:
 
 def consumer_for(game_id: int, player: dict):
     """A table socket as Daphne would hold it after connecting; its frames are kept."""
-    from .consumers import TableConsumer
+    from games.consumers import TableConsumer
 
     consumer = TableConsumer()
     consumer.scope = {"type": "websocket", "user": player["user"], "query_string": b"",
@@ -386,7 +387,7 @@ def report(phase: dict, moves: int, pushes: int, processes: int, over: str = "ht
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m games.movebench", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m bench.movebench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=20, help="two-player tables")
     parser.add_argument("--moves", type=int, default=400, help="moves measured")

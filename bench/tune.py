@@ -1,4 +1,4 @@
-"""Self-play tuning of the heuristic's knobs: `python -m games.bots.tune`.
+"""Self-play tuning of the heuristic's knobs: `python -m bench.tune`.
 
 Coordinate search: each knob in turn is nudged up and down, and a nudge is kept when the
 nudged heuristic loses clearly less often than the current best over mirrored deals
@@ -14,10 +14,9 @@ import random
 from dataclasses import asdict, fields, replace
 from typing import TYPE_CHECKING, Any
 
+from games.bots.heuristic import DEFAULT, Params, heuristic_action
+from games.bots.search import EXCHANGE
 from games.engine import Deal, Rules
-
-from .heuristic import DEFAULT, Params, heuristic_action
-from .search import EXCHANGE
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
@@ -93,7 +92,7 @@ def tune(rules: Rules, decks: int, rounds: int, margin: float, workers: int, see
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.bots.tune", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.tune", description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--transfer", action="store_true")
     parser.add_argument("--decks", type=int, default=2000)
