@@ -185,6 +185,10 @@ def consumer_for(game_id: int, player: dict):
     consumer.scope["session"] = store
     consumer.game_id, consumer.user, consumer.invite = game_id, player["user"], ""
     consumer.sent_version = -1
+    # The page sends a move every second or so; the bench sends them back to back, so
+    # each socket's flood limit reads a clock that moves a second per message.
+    ticks = iter(range(10**9))
+    consumer.clock = lambda: float(next(ticks))
     consumer.frames = []
     consumer.send = lambda text_data=None, **kw: consumer.frames.append(text_data)
     return consumer
