@@ -95,7 +95,7 @@ def test_a_move_over_the_socket_costs_the_same_queries_early_and_late(duel, monk
     sockets = {n: consumer_for(duel.pk, {"user": u, "session": clients[n].session.session_key})
                for n, u in users.items()}
     for socket in sockets.values():
-        socket.clock, socket.refilled = OneMoveASecond(), 0.0
+        socket.clock = OneMoveASecond()
     for user in users.values():
         seen(user)  # as their first request does: "last seen" is written once a minute
     counts = []
