@@ -311,14 +311,13 @@ class TableConsumer(SiteConsumer):
             if self.user is not None and self.user.is_authenticated:
                 seen(self.user)  # as a page would: no "your move" email for a move they have seen
             actions, version, seat = wire.move_from_fields(data)
-            game = services.play(self.game_id, self.user, actions, version, seat=seat)
+            change = services.play_change(self.game_id, self.user, actions, version, seat=seat)
         except services.GameError as exc:
             self.send_table(message=exc.message)
             return
         # The group event brings the new table to everybody, this socket too; the sockets
         # of this process render it from the rows the move has just written.
-        if getattr(game, "seats_in_order", None) is not None:
-            snapshots.keep(game, game.seats_in_order)
+        snapshots.keep(change.game, change.seats)
 
     def receive_chat(self, data):
         try:

@@ -292,17 +292,17 @@ def play(request, game_id):
     to a move is made from the rows the move has just written, not read again."""
     try:
         actions, version, seat = wire.move_from_request(request)
-        game = services.play(game_id, request.user, actions, version, seat=seat)
+        change = services.play_change(game_id, request.user, actions, version, seat=seat)
     except services.GameError as exc:  # a timeout may have been played meanwhile
         return _render_table(request, _get_game(request, game_id), message=exc.message,
                              status=exc.status)
-    if wants_partial(request) and getattr(game, "seats_in_order", None) is not None:
-        game, seats = snapshots.keep(game, game.seats_in_order)
+    if wants_partial(request):
+        game, seats = snapshots.keep(change.game, change.seats)
         return HttpResponse(table_html(
             game, request.user, invite=_invite(request), csrf_token=get_token(request),
             site_root=f"{request.scheme}://{request.get_host()}", seats=seats,
             zone=timezone.get_current_timezone_name()))  # the mover's socket reuses it
-    return _changed(request, game)
+    return _changed(request, change.game)
 
 
 # ----------------------------------------------------------------------------- after a deal

@@ -1,14 +1,16 @@
 """The one door that changes a game (docs/design.md, "How a move flows"), a module per job;
 callers use `from games import services` and the names re-exported here."""
 
-# Every change is one transaction: it locks the game row (`select_for_update`), checks
-# what the caller may do, changes the game through the engine, writes the state, the move
-# log (action tokens) and the new deadline, bumps `version`, decides whether a bot is to
-# act, and after the commit hands that to `games.notify.game_changed`. Anything wrong
-# raises a `GameError` with a message for the player and an HTTP status; the game is then
-# left exactly as it was. Imports run one way: tasks -> services -> notify.
+# Every change is one transaction, `with change.locked(...) as change:`: it locks the game
+# row (`select_for_update`), checks what the caller may do (access), changes the game
+# through the engine, writes the state, the move log (action tokens) and the new deadline
+# (turn), bumps `version` (Change.save), decides whether a bot is to act, and after the
+# commit hands that to `games.notify.game_changed`. Anything wrong raises a `GameError`
+# with a message for the player and an HTTP status; the game is then left exactly as it
+# was. Imports run one way: tasks -> services -> notify.
 
 from . import chat
+from .access import can_view, seat_of
 from .botplay import BOT_MOVES_PER_TASK, bot_action, run_bots
 from .challenge import (
     accept_challenge,
@@ -18,17 +20,18 @@ from .challenge import (
     open_challenges,
     send_challenge_mail,
 )
+from .change import Change, parse_version
 from .clocks import (
     claim_match,
     claimable,
     play,
+    play_change,
     sweep_expired,
     timeout,
     timeout_action,
     wake_stalled_bots,
 )
 from .coach import ask_hint, compute_hint, hint_for
-from .core import bot_holds_initiative, can_view, parse_version, seat_of
 from .errors import (
     BadRequest,
     Conflict,
@@ -57,12 +60,13 @@ from .rematch import accept_rematch, new_game_answers
 from .reminders import REMINDER_MIN_MOVE_TIME, send_reminders
 from .resign import resign
 from .results import finish_match, keep_deal
+from .turn import bot_holds_initiative
 from .vacation import days_left, end_vacation, end_vacations, start_vacation
 from .your_move import MOVE_EMAIL_DELAY, send_move_emails, send_summaries
 
 __all__ = [
     "BOT_MOVES_PER_TASK", "bot_action", "run_bots",
-    "claim_match", "claimable", "play", "sweep_expired", "timeout", "timeout_action",
+    "Change", "claim_match", "claimable", "play", "play_change", "sweep_expired", "timeout", "timeout_action",
     "wake_stalled_bots",
     "ask_hint", "compute_hint", "hint_for",
     "bot_holds_initiative", "can_view", "parse_version", "seat_of",

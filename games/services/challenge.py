@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 
 from .. import notify
 from ..models import Game, Move
-from .core import commit_change, lock_game, need_user
+from .access import need_user
+from .change import Change, locked
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .lobby import create_game, join_game
 from .mail import in_language, mail_player
@@ -61,9 +62,9 @@ def challenge(user, opponent, preset, *, time_control=None, move_time=None, bank
     return game
 
 
-def _challenge_for(game_id, user) -> Game:
+def _challenge_for(change: Change) -> Game:
     """The locked challenge table; only the challenged player may answer it."""
-    game = lock_game(game_id)
+    game, user = change.game, change.user
     if game.challenged_id is None:
         raise NotFound(_("There is no such challenge."))
     if game.challenged_id != user.pk:
@@ -75,22 +76,20 @@ def _challenge_for(game_id, user) -> Game:
 
 def accept_challenge(game_id, user) -> Game:
     """Take the free seat: the table is full and the game starts."""
-    need_user(user)
-    with transaction.atomic():
-        game = _challenge_for(game_id, user)
+    with locked(game_id, user) as change:
+        game = _challenge_for(change)
         return join_game(game.pk, user, invite_token=game.invite_token)
 
 
 def decline_challenge(game_id, user) -> Game:
     """Say no: the table is cancelled."""
-    need_user(user)
-    with transaction.atomic():
-        game = _challenge_for(game_id, user)
+    with locked(game_id, user) as change:
+        game = _challenge_for(change)
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
         game.deadline = None
         game.turn_seat = None
-        return commit_change(game, kind=Move.Kind.SYSTEM, player=user, actions=["decline"])
+        return change.save(Move.Kind.SYSTEM, ["decline"])
 
 
 def open_challenges(user):

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from .. import limits, notify
 from ..models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, Game
-from .core import can_view, need_user, seat_of
+from .access import can_view, need_user, seat_of
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound
 
 # Quick phrases (for phones): stored as their key, worded in each reader's language.

@@ -13,18 +13,10 @@ from django.utils.translation import gettext as _
 from .. import notify
 from ..engine import Attack, ExchangeTrump, Match, Pass, Take
 from ..models import DeadlineSweep, Game, Move, RulePreset, Seat
-from .core import (
-    commit_change,
-    lock_game,
-    need_user,
-    own_seat,
-    parse_version,
-    record_deal,
-    seats_of,
-)
-from .errors import Conflict, GameError, StaleVersion, TimeRanOut
+from .change import SITE, Change, locked, parse_version
+from .errors import Conflict, GameError, TimeRanOut
 from .moves import apply_move, play_move
-from .results import finish_match, keep_deal
+from .results import finish_match
 
 
 def timeout_action(deal, seat: int):
@@ -44,9 +36,15 @@ def timeout_action(deal, seat: int):
 
 
 def play(game_id, user, tokens, version, *, seat=None) -> Game:
-    """The user's move (moves.play_move). After the seat's deadline it is refused, and the
-    site's move for the seat (section 10) is played at once rather than at the next sweep;
-    unless the deadline passed while the site was down (forgive_downtime)."""
+    """The user's move (moves.play_move): the game as committed."""
+    return play_change(game_id, user, tokens, version, seat=seat).game
+
+
+def play_change(game_id, user, tokens, version, *, seat=None) -> Change:
+    """The user's move (moves.play_move), as its change: the game and its seats as
+    committed. After the seat's deadline it is refused, and the site's move for the seat
+    (section 10) is played at once rather than at the next sweep; unless the deadline
+    passed while the site was down (forgive_downtime)."""
     try:
         return play_move(game_id, user, tokens, version, seat=seat)
     except TimeRanOut:
@@ -71,17 +69,13 @@ def timeout(game_id, version, *, now=None) -> Game:
     """
     version = parse_version(version)
     now = now or timezone.now()
-    with transaction.atomic():
-        game = lock_game(game_id)
-        if not game.is_playing:
-            raise Conflict(_("The game is not being played."))
-        if version != game.version:
-            raise StaleVersion()
+    with locked(game_id, SITE, version=version, playing=True) as change:
+        game = change.game
         if game.deadline is None or game.deadline > now or game.paused_at is not None:
             raise Conflict(_("The seat to act still has time."))
         match = game.match()
         number = match.deal.to_act
-        seat = game.seats.select_related("player").get(number=number)
+        seat = change.seats[number]
         if seat.stands_in:
             raise Conflict(_("A computer is playing this seat; it moves when its time comes."))
         seat.timeouts += 1
@@ -91,33 +85,29 @@ def timeout(game_id, version, *, now=None) -> Game:
         if human and seat.timeouts >= preset.timeouts_allowed:
             if preset.timeout_policy == RulePreset.TimeoutPolicy.FORFEIT:
                 seat.save(update_fields=["timeouts", "timeouts_total"])
-                return _forfeit(game, match, seat, now)
+                return _forfeit(change, match, seat, now)
             seat.bot_level = game.fill_bot_level
         seat.save(update_fields=["timeouts", "timeouts_total", "bot_level"])
         # The deal's log says where the site moved for the player (games.outcome).
         game.timeout_marks = [*game.timeout_marks,
                               [match.deal_number, len(match.deal.history), number]]
-        return apply_move(game, number, [timeout_action(match.deal, number)],
-                          kind=Move.Kind.TIMEOUT, player=None)
+        return apply_move(change, number, [timeout_action(match.deal, number)],
+                          kind=Move.Kind.TIMEOUT)
 
 
 def claim_match(game_id, user, now=None) -> Game:
     """After a player has run out of time repeatedly and a computer stands in for them, an
     opponent may end the match rather than play on against the stand-in: the absent
     player's side loses, as by forfeit."""
-    need_user(user)
     now = now or timezone.now()
-    with transaction.atomic():
-        game = lock_game(game_id)
-        mine = own_seat(game, user)
-        if not game.is_playing:
-            raise Conflict(_("The game is not being played."))
+    with locked(game_id, user, seated=True, playing=True) as change:
+        game, mine = change.game, change.mine
         rules = game.get_rules()
-        absent = next((seat for seat in seats_of(game) if claimable(game, seat)
+        absent = next((seat for seat in change.seats if claimable(game, seat)
                        and rules.team_of(seat.number) != rules.team_of(mine.number)), None)
         if absent is None or mine.bot_level:
             raise Conflict(_("Nobody has run out of time often enough for you to claim the match."))
-        return _forfeit(game, game.match(), absent, now, player=user, actions=["claim"])
+        return _forfeit(change, game.match(), absent, now, actions=["claim"])
 
 
 def claimable(game: Game, seat: Seat) -> bool:
@@ -125,18 +115,11 @@ def claimable(game: Game, seat: Seat) -> bool:
     return seat.stands_in and seat.timeouts >= game.preset.timeouts_allowed
 
 
-def _forfeit(game: Game, match: Match, seat: Seat, now, *, player=None,
-             actions=("forfeit",)) -> Game:
+def _forfeit(change: Change, match: Match, seat: Seat, now, *, actions=("forfeit",)) -> Game:
     """The seat's player (their team) becomes the durak of this deal, and the game ends."""
-    team = match.rules.team_of(seat.number)
-    record_deal(game, match, seats_of(game), forfeit_team=team)
-    keep_deal(game, match, resigned=seat.number)
-    match.resign(team)  # the tally counts the deal as lost, and the match is over
-    game.state = match.to_json()
-    finish_match(game, match, now)
-    game.forfeited_seat = seat.number
-    kind = Move.Kind.TIMEOUT if player is None else Move.Kind.SYSTEM
-    return commit_change(game, kind=kind, seat=seat.number, player=player, actions=list(actions))
+    finish_match(change.game, match, now, seats=change.seats, gave_up=seat.number, forfeit=True)
+    kind = Move.Kind.TIMEOUT if change.user is None else Move.Kind.SYSTEM
+    return change.save(kind, actions, seat=seat.number)
 
 
 SWEEP_GRACE = timedelta(seconds=30)  # the sweep runs every SWEEP_INTERVAL (3 s)

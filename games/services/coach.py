@@ -11,8 +11,8 @@ from .. import limits, notify
 from ..bots.coach import hint
 from ..describe import label
 from ..models import Game
-from .core import need_user, own_seat
-from .errors import Conflict, Forbidden, GameError, NotFound
+from .change import read, require
+from .errors import Conflict, Forbidden, GameError
 
 HINT_WORLDS = 24  # sampled deals: well under a second
 HINT_SECONDS = 600  # how long a hint is kept
@@ -40,17 +40,11 @@ def too_many_reviews() -> GameError:
 
 
 def _check(game_id, user):
-    need_user(user)
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise NotFound(_("There is no such game."))
-    seat = own_seat(game, user)
+    looked = read(game_id, user, seated=True)
+    game, seat = looked.game, looked.mine
     if game.rated:
         raise Forbidden(_("Hints are for casual games, not rated ones."))
-    if not game.is_playing:
-        raise Conflict(_("The game is not being played."))
-    if seat.bot_level:
-        raise Conflict(_("A computer player is standing in for you: take your seat back first."))
+    require(looked, playing=True, in_person=True)
     if not game.match().deal.legal_actions(seat.number):
         raise Conflict(_("Nothing to do right now: wait for your turn."))
     return game, seat

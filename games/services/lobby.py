@@ -22,8 +22,10 @@ from ..models import (
     Seat,
     TimeControl,
 )
-from .core import can_view, commit_change, lock_game, need_user, own_seat, seats_of, set_turn
-from .errors import BadRequest, Conflict, Forbidden, NotFound
+from .access import need_user
+from .change import locked, new_change
+from .errors import BadRequest, Conflict, Forbidden
+from .turn import set_turn
 
 LEVELS = tuple(level for level, _label in BOT_LEVELS)
 MAX_DEALS = 99
@@ -108,11 +110,10 @@ def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level
             for n in range(players)
         ]
         Seat.objects.bulk_create(seats)
-        seats = seats_of(game)
-        if not any(seat.is_empty for seat in seats):
-            start_match(game, seats)
-        return commit_change(game, kind=Move.Kind.SYSTEM, seat=0, player=creator,
-                         actions=["create"])
+        change = new_change(game, creator)
+        if not any(seat.is_empty for seat in change.seats):
+            start_match(game, change.seats)
+        return change.save(Move.Kind.SYSTEM, ["create"], seat=0)
 
 
 def _time_control(preset: RulePreset, control, move_time, bank_time, increment) -> dict:
@@ -143,15 +144,9 @@ def join_game(game_id, user, *, invite_token=None, seat=None) -> Game:
     """Take a seat: the first empty one, or the one chosen (`seat`). A computer player in
     the chosen seat moves to an empty one, so that friends can play on one team. A seated
     player may move the same way. The game starts when the table is full."""
-    need_user(user)
-    with transaction.atomic():
-        game = lock_game(game_id)
-        if not can_view(game, user, invite_token):
-            raise NotFound(_("There is no such game."))
-        if not game.is_open:
-            raise Conflict(_("This game has already started."))
-        seats = seats_of(game)
-        mine = next((s for s in seats if s.player_id == user.pk), None)
+    with locked(game_id, user, visible=True, invite_token=invite_token,
+                is_open=True) as change:
+        game, seats, mine = change.game, change.seats, change.mine
         if mine is not None and seat is None:
             raise Conflict(_("You already have a seat at this game."))
         if game.challenged_id is not None and game.challenged_id != user.pk:
@@ -172,8 +167,8 @@ def join_game(game_id, user, *, invite_token=None, seat=None) -> Game:
             changed.save(update_fields=fields)  # the seat left is saved first (one seat each)
         if mine is None and not any(s.is_empty for s in seats):
             start_match(game, seats)
-        return commit_change(game, kind=Move.Kind.SYSTEM, seat=target.number, player=user,
-                             actions=["join" if mine is None else "move"])
+        return change.save(Move.Kind.SYSTEM, ["join" if mine is None else "move"],
+                           seat=target.number)
 
 
 def _free_seat(seats: list[Seat]) -> Seat:
@@ -200,49 +195,36 @@ def _chosen_seat(seats: list[Seat], number, mine: Seat | None) -> Seat:
 
 def leave_game(game_id, user) -> Game:
     """Give up a seat before the game starts. The last human to leave closes the table."""
-    need_user(user)
-    with transaction.atomic():
-        game = lock_game(game_id)
-        mine = own_seat(game, user)
+    with locked(game_id, user, seated=True) as change:
+        game, mine = change.game, change.mine
         if not game.is_open:
             raise Conflict(_("You can't leave a game once it has started."))
         mine.player = None
         mine.save(update_fields=["player"])
-        humans = [seat for seat in seats_of(game) if seat.player_id is not None]
+        humans = [seat for seat in change.seats if seat.player_id is not None]
         if not humans:
             game.status = Game.Status.ABORTED
             game.finished_at = timezone.now()
         elif game.created_by_id == user.pk:
             game.created_by = humans[0].player
-        return commit_change(game, kind=Move.Kind.SYSTEM, seat=mine.number, player=user,
-                         actions=["leave"])
+        return change.save(Move.Kind.SYSTEM, ["leave"], seat=mine.number)
 
 
 def start_game(game_id, user) -> Game:
     """Start now, filling empty seats with bots: the creator (or staff) may."""
-    need_user(user)
-    with transaction.atomic():
-        game = lock_game(game_id)
-        if not can_view(game, user):
-            raise NotFound(_("There is no such game."))
-        if not game.is_open:
-            raise Conflict(_("This game has already started."))
-        seats = seats_of(game)
+    with locked(game_id, user, visible=True, is_open=True) as change:
+        game, seats = change.game, change.seats
         if not (user.is_staff or game.created_by_id == user.pk):
             raise Forbidden(_("Only the player who made the game can start it early."))
         start_match(game, seats)
-        mine = next((seat.number for seat in seats if seat.player_id == user.pk), None)
-        return commit_change(game, kind=Move.Kind.SYSTEM, seat=mine, player=user,
-                         actions=["start"])
+        mine = change.mine.number if change.mine is not None else None
+        return change.save(Move.Kind.SYSTEM, ["start"], seat=mine)
 
 
 def abort_game(game_id, by_user) -> Game:
     """Staff may abort any game that is not over; the creator only one still open."""
-    need_user(by_user)
-    with transaction.atomic():
-        game = lock_game(game_id)
-        if not can_view(game, by_user):
-            raise NotFound(_("There is no such game."))
+    with locked(game_id, by_user, visible=True) as change:
+        game = change.game
         if game.is_over:
             raise Conflict(_("This game is already over."))
         if not by_user.is_staff and not (game.is_open and game.created_by_id == by_user.pk):
@@ -251,18 +233,13 @@ def abort_game(game_id, by_user) -> Game:
         game.finished_at = timezone.now()
         game.deadline = None
         game.turn_seat = None
-        return commit_change(game, kind=Move.Kind.SYSTEM, player=by_user,
-                         actions=["abort"])
+        return change.save(Move.Kind.SYSTEM, ["abort"])
 
 
 def resume_seat(game_id, user) -> Game:
     """Take a seat back from the bot that stood in after repeated timeouts."""
-    need_user(user)
-    with transaction.atomic():
-        game = lock_game(game_id)
-        seat = own_seat(game, user)
-        if not game.is_playing:
-            raise Conflict(_("The game is not being played."))
+    with locked(game_id, user, seated=True, playing=True) as change:
+        seat = change.mine
         if seat.resigned_deal is not None:
             raise Conflict(_("You resigned from this game."))
         if not seat.bot_level:
@@ -270,5 +247,4 @@ def resume_seat(game_id, user) -> Game:
         seat.bot_level = ""
         seat.timeouts = 0
         seat.save(update_fields=["bot_level", "timeouts"])
-        return commit_change(game, kind=Move.Kind.SYSTEM, seat=seat.number, player=user,
-                         actions=["resume"])
+        return change.save(Move.Kind.SYSTEM, ["resume"], seat=seat.number)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -16,28 +15,10 @@ from ..engine import (
     Pass,
     action_from_token,
 )
-from ..models import Game, Move, Seat
-from .core import (
-    charge_clock,
-    commit_change,
-    lock_game,
-    need_user,
-    own_seat,
-    parse_version,
-    record_deal,
-    restart_clock,
-    seats_of,
-    set_turn,
-)
-from .errors import (
-    BadRequest,
-    Conflict,
-    Forbidden,
-    IllegalMove,
-    NotYourTurn,
-    StaleVersion,
-    TimeRanOut,
-)
+from ..models import Game, Move
+from .access import need_user
+from .change import SITE, Change, locked
+from .errors import BadRequest, IllegalMove, NotYourTurn, TimeRanOut
 from .refusals import (
     nothing_chosen,
     nth_card_refused,
@@ -46,7 +27,8 @@ from .refusals import (
     single_lead,
     turn_ended_after,
 )
-from .results import keep_deal
+from .results import keep_deal, record_deal
+from .turn import charge_clock, restart_clock, set_turn
 
 MAX_ACTIONS = 24  # more than a bout can hold is certainly a malformed request
 
@@ -75,27 +57,18 @@ def read_move(tokens, *, allow_empty=False) -> list:
     return actions
 
 
-def play_move(game_id, user, tokens, version, *, seat=None) -> Game:
-    """The user's move: one or more actions (tokens) applied all-or-nothing.
+def play_move(game_id, user, tokens, version, *, seat=None) -> Change:
+    """The user's move: one or more actions (tokens) applied all-or-nothing; the change
+    as committed (the game and its seats, for the answer: games.snapshots.keep).
 
     `version` is the version the client saw; `seat` (optional) is the seat the client
     believes it plays, refused if it is not the user's.
     """
-    need_user(user)
+    need_user(user)  # before reading the move: a visitor hears "log in" first
     actions = read_move(tokens, allow_empty=True)
-    version = parse_version(version)
-    with transaction.atomic():
-        game = lock_game(game_id)
-        seats = seats_of(game)  # once per move: the seat, the names, the clock, who to tell
-        mine = next((s for s in seats if s.player_id == user.pk), None) or own_seat(game, user)
-        if seat is not None and str(seat) != str(mine.number):
-            raise Forbidden(_("That is not your seat."))
-        if version != game.version:
-            raise StaleVersion()
-        if not game.is_playing:
-            raise Conflict(_("The game is not being played."))
-        if mine.bot_level:
-            raise Conflict(_("A computer player is standing in for you: take your seat back first."))
+    with locked(game_id, user, seated=True, seat=seat, version=version, playing=True,
+                in_person=True) as change:
+        game, mine, seats = change.game, change.mine, change.seats
         if (game.turn_seat == mine.number and game.deadline is not None
                 and game.paused_at is None and game.deadline <= timezone.now()):
             # Too late: the clock the player saw has run out (clocks.play plays the timeout).
@@ -103,30 +76,22 @@ def play_move(game_id, user, tokens, version, *, seat=None) -> Game:
         if not actions:  # what to choose, said for where the player stands
             raise BadRequest(nothing_chosen(game.match().deal, mine.number,
                                             lambda n: seats[n].name if n is not None else ""))
-        apply_move(game, mine.number, actions, kind=Move.Kind.MOVE, player=user, seats=seats)
+        apply_move(change, mine.number, actions, kind=Move.Kind.MOVE)
         if mine.timeouts:
             mine.timeouts = 0
             mine.save(update_fields=["timeouts"])
-        game.seats_in_order = seats  # as committed, for the answer (games.snapshots.keep)
-        return game
+        return change
 
 
 def play_seat(game_id, seat: int, tokens, version, *, by_bot=False, bot_plays_on=False) -> Game:
     """A move for a seat, made by the site itself (bots, timeouts). `bot_plays_on`: the
-    caller plays the next bot move itself (see core.commit_change)."""
+    caller plays the next bot move itself (see change.Change.save)."""
     actions = read_move(tokens)
-    version = parse_version(version)
-    with transaction.atomic():
-        game = lock_game(game_id)
-        if version != game.version:
-            raise StaleVersion()
-        if not game.is_playing:
-            raise Conflict(_("The game is not being played."))
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players:
+    with locked(game_id, SITE, version=version, playing=True) as change:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < change.game.players:
             raise BadRequest(_("There is no such seat."))
         kind = Move.Kind.BOT if by_bot else Move.Kind.MOVE
-        apply_move(game, seat, actions, kind=kind, player=None, bot_plays_on=bot_plays_on)
-        return game
+        return apply_move(change, seat, actions, kind=kind, bot_plays_on=bot_plays_on)
 
 
 # The columns a move changes (apply_move, set_turn, restart_clock): saved alone, not the row.
@@ -134,18 +99,17 @@ MOVE_FIELDS = ("state", "status", "finished_at", "turn_seat", "turn_started", "d
                "reminders_sent", "paused_at", "next_reminder", "move_email_at", "timeout_marks")
 
 
-def apply_move(game: Game, seat: int, actions: list, *, kind: str, player,
-               bot_plays_on=False, seats: list[Seat] | None = None) -> Game:
-    """Apply actions on a copy of the deal; save only if every one of them is legal.
-    `seats`: the game's seats in order, when the caller has read them already."""
+def apply_move(change: Change, seat: int, actions: list, *, kind: str,
+               bot_plays_on=False) -> Game:
+    """Apply actions on a copy of the deal; save only if every one of them is legal."""
     repeated = repeated_card(actions)
     if repeated:
         raise IllegalMove(repeated)
+    game, seats = change.game, change.seats
     match = game.match()
     deal = match.deal.copy()
     leading = not deal.table
     bout = deal.bout
-    seats = seats if seats is not None else seats_of(game)
 
     def name(number) -> str:
         if number is not None and 0 <= number < len(seats):
@@ -189,6 +153,5 @@ def apply_move(game: Game, seat: int, actions: list, *, kind: str, player,
             match.next_deal()
     game.state = match.to_json()
     set_turn(game, match, now, seats)
-    return commit_change(game, kind=kind, seat=seat, player=player,
-                         actions=[a.token() for a in applied], bot_plays_on=bot_plays_on,
-                         seats=seats, fields=MOVE_FIELDS)
+    return change.save(kind, [a.token() for a in applied], seat=seat,
+                       bot_plays_on=bot_plays_on, fields=MOVE_FIELDS)

@@ -8,7 +8,7 @@ from django.db.models import Count, Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from ..models import Game, Move, RulePreset, TimeControl
-from .core import need_user
+from .access import need_user
 from .errors import BadRequest, Conflict
 from .lobby import _time_control, create_game, join_game
 

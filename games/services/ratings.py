@@ -77,8 +77,8 @@ def places(game: Game) -> dict[int, int]:
 def rate_game(game: Game) -> list[RatingChange]:
     """Update the ratings of a finished rated game's players, once; returns the changes.
 
-    Called by commit_change for every finished game (whatever ended it); does nothing for
-    a casual game, a game already rated, or a game without people.
+    Called by results.finish_match, where every match ends (whatever ended it); does
+    nothing for a casual game, a game already rated, or a game without people.
     """
     if game.status != Game.Status.FINISHED or not game.rated or not game.state:
         return []

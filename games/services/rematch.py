@@ -4,11 +4,10 @@ lobby form's answers for a new game with these rules."""
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Game, Move, Seat
-from .core import commit_change, lock_game, need_user, own_seat, seats_of
+from .change import locked, new_change
 from .errors import Conflict
 from .lobby import start_match
 
@@ -16,10 +15,8 @@ from .lobby import start_match
 def accept_rematch(game_id, user) -> Game:
     """The user accepts a rematch of their finished game; the last acceptance opens it.
     Accepting twice changes nothing."""
-    need_user(user)
-    with transaction.atomic():
-        game = lock_game(game_id)
-        mine = own_seat(game, user)
+    with locked(game_id, user, seated=True) as change:
+        game, mine = change.game, change.mine
         if game.status != Game.Status.FINISHED:
             raise Conflict(_("A rematch can be agreed once the game is over."))
         if game.rematch_id is not None:
@@ -28,11 +25,10 @@ def accept_rematch(game_id, user) -> Game:
             return game
         mine.wants_rematch = True
         mine.save(update_fields=["wants_rematch"])
-        seats = seats_of(game)
+        seats = change.seats
         if all(seat.wants_rematch for seat in seats if seat.player_id is not None):
             game.rematch = _open_rematch(game, seats)
-        return commit_change(game, kind=Move.Kind.SYSTEM, seat=mine.number, player=user,
-                             actions=["rematch"])
+        return change.save(Move.Kind.SYSTEM, ["rematch"], seat=mine.number)
 
 
 def _open_rematch(game: Game, seats: list[Seat]) -> Game:
@@ -51,8 +47,9 @@ def _open_rematch(game: Game, seats: list[Seat]) -> Game:
                             player_id=seat.player_id, bot_level=bot,
                             bot_number=(seat.bot_number or seat.number + 1) if bot else None))
     Seat.objects.bulk_create(rotated)
-    start_match(new, seats_of(new))
-    return commit_change(new, kind=Move.Kind.SYSTEM, actions=["rematch"])
+    change = new_change(new)
+    start_match(new, change.seats)
+    return change.save(Move.Kind.SYSTEM, ["rematch"])
 
 
 def new_game_answers(game: Game) -> dict:

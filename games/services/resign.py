@@ -4,22 +4,17 @@ resigner's seat."""
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Game, Move
-from .core import commit_change, lock_game, need_user, own_seat, record_deal, seats_of, set_turn
+from .change import locked
 from .errors import Conflict
-from .results import keep_deal
+from .results import finish_match
 
 
 def resign(game_id, user) -> Game:
-    need_user(user)
-    with transaction.atomic():
-        game = lock_game(game_id)
-        mine = own_seat(game, user)
-        if not game.is_playing:
-            raise Conflict(_("The game is not being played."))
+    with locked(game_id, user, seated=True, playing=True) as change:
+        game, mine = change.game, change.mine
         if mine.resigned_deal is not None:
             raise Conflict(_("You have already resigned."))
         match = game.match()
@@ -30,10 +25,5 @@ def resign(game_id, user) -> Game:
             mine.save(update_fields=["resigned_deal", "resigned_event", "bot_level"])
         else:
             mine.save(update_fields=["resigned_deal", "resigned_event"])
-            record_deal(game, match, seats_of(game), forfeit_team=mine.number)
-            keep_deal(game, match, resigned=mine.number)
-            match.resign(mine.number)
-            game.state = match.to_json()
-            set_turn(game, match)  # the match is over: results.finish_match
-        return commit_change(game, kind=Move.Kind.SYSTEM, seat=mine.number, player=user,
-                             actions=["resign"])
+            finish_match(game, match, seats=change.seats, gave_up=mine.number)
+        return change.save(Move.Kind.SYSTEM, ["resign"], seat=mine.number)

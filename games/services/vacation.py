@@ -15,8 +15,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..models import Game, Move, Seat
-from .core import SLOW_TURN, commit_change, lock_game, need_user, on_vacation, restart_clock
+from .access import need_user
+from .change import locked
 from .errors import BadRequest, Conflict
+from .turn import SLOW_TURN, on_vacation, restart_clock
 
 DAY = timedelta(days=1)
 
@@ -48,10 +50,12 @@ def start_vacation(user, days, now=None):
         player.vacation_days = taken
         player.save(update_fields=["vacation_until", "vacation_days"])
         for game_id in _my_turns(player):
-            game = lock_game(game_id)
-            if game.turn_time is not None and game.turn_time >= SLOW_TURN and not game.paused_at:
-                game.paused_at = now
-                commit_change(game, kind=Move.Kind.SYSTEM, player=player, actions=["vacation"])
+            with locked(game_id) as change:
+                game = change.game
+                if (game.turn_time is not None and game.turn_time >= SLOW_TURN
+                        and not game.paused_at):
+                    game.paused_at = now
+                    change.save(Move.Kind.SYSTEM, ["vacation"], player=player)
     user.vacation_until = player.vacation_until
     return player
 
@@ -73,10 +77,10 @@ def end_vacation(user, now=None):
         player.vacation_until = None
         player.save(update_fields=["vacation_until", "vacation_days"])
         for game_id in _my_turns(player):
-            game = lock_game(game_id)
-            if game.paused_at is not None:
-                restart_clock(game, now)
-                commit_change(game, kind=Move.Kind.SYSTEM, player=player, actions=["back"])
+            with locked(game_id) as change:
+                if change.game.paused_at is not None:
+                    restart_clock(change.game, now)
+                    change.save(Move.Kind.SYSTEM, ["back"], player=player)
     user.vacation_until = None
     return player
 

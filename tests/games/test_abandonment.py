@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import DeadlineSweep, Game, Move, RulePreset
-from games.services import core
+from games.services import turn
 from tests.games.conftest import client_for, seat_user
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -60,7 +60,7 @@ def _turn_of(game, number, clock):
 
 
 def test_a_stand_in_moves_at_a_persons_pace(alice, bob, patient, seeded, monkeypatch):
-    monkeypatch.setattr(core.STAND_IN_PACE, "uniform", lambda a, b: 0.2)
+    monkeypatch.setattr(turn.STAND_IN_PACE, "uniform", lambda a, b: 0.2)
     with time_machine.travel(T0, tick=False) as clock:
         game, absent = _absent_player_game(alice, bob, patient, clock)
         game = _turn_of(game, absent, clock)

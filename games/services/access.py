@@ -1,0 +1,52 @@
+"""Who may see a game and who may play in it: the reader's seat, the private game's
+readers, the logged-in player a change needs. Reads only; nothing here locks or writes."""
+
+from __future__ import annotations
+
+import hmac
+
+from django.utils.translation import gettext as _
+
+from ..models import Game, Seat
+from .errors import Forbidden, NotFound
+
+
+def need_user(user) -> None:
+    if user is None or not user.is_authenticated:
+        raise Forbidden(_("Log in to play."))
+
+
+def seats_of(game: Game) -> list[Seat]:
+    """The game's seats in order, with their players."""
+    return list(game.seats.select_related("player").order_by("number"))
+
+
+def seat_of(game: Game, user) -> Seat | None:
+    """The user's seat at this game, or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    return game.seats.select_related("player").filter(player=user).first()
+
+
+def can_view(game: Game, user, invite_token=None) -> bool:
+    """Private games are seen only by their players, the player challenged to one, holders
+    of the invite link, and staff."""
+    if not game.private:
+        return True
+    if user is not None and user.is_authenticated and (
+        user.is_staff or game.challenged_id == user.pk
+        or game.seats.filter(player=user).exists()
+    ):
+        return True
+    return bool(invite_token) and hmac.compare_digest(str(invite_token), game.invite_token)
+
+
+def own_seat(game: Game, user, seat: Seat | None = None) -> Seat:
+    """The user's seat at this game (`seat`, when the caller has found it already);
+    NotFound if they may not even see the game, else Forbidden."""
+    seat = seat if seat is not None else seat_of(game, user)
+    if seat is None:
+        if not can_view(game, user):
+            raise NotFound(_("There is no such game."))
+        raise Forbidden(_("You have no seat at this game."))
+    return seat

@@ -1,0 +1,190 @@
+"""One change of a game, from the row lock to the news of it (docs/design.md, "How a move
+flows"). Every service that changes a game is written as
+
+    with locked(game_id, user, seated=True, playing=True) as change:
+        ...  # change.game, change.seats (in order, with players), change.mine
+        return change.save(Move.Kind.SYSTEM, ["resign"], seat=change.mine.number)
+
+`locked` locks the game row, reads its seats once and checks what changes have in common
+(a logged-in player, a game they may see, their seat, the version they saw, a game in
+play or still open, their own hand on the seat), each refusal worded here once.
+`Change.save` writes the next version and the move log row; after the commit the table,
+the people concerned and, if one is to act, a bot hear of it, and the log gets its line.
+Anything refused raises a GameError inside the transaction: the game is left as it was.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from .. import notify
+from ..models import Game, Move, Seat
+from .access import can_view, need_user, own_seat, seats_of
+from .errors import BadRequest, Conflict, Forbidden, NotFound, StaleVersion
+from .turn import bot_holds_initiative
+
+move_log = logging.getLogger("durak.move")  # one line per change of a game, after its commit
+
+
+class _Site:
+    """The site itself makes the change (a bot, a timeout, a vacation): nobody to check."""
+
+    def __repr__(self) -> str:
+        return "SITE"
+
+
+SITE = _Site()
+ANY_VERSION = object()  # `locked` without a version to check
+
+
+@dataclass(eq=False)
+class Change:
+    """A game being changed: the locked row, its seats in order (with their players) and
+    the seat of the person making the change (None for the site or an unseated player).
+    Change the game and these seats in place; `save` writes the change once."""
+
+    game: Game
+    seats: list[Seat]
+    mine: Seat | None = None
+    user: object = None  # the person making the change; None: the site
+    locked_at: float | None = None  # time.monotonic() at the lock, for the log line
+    saved: bool = False
+
+    def save(self, kind: str, actions=(), *, seat: int | None = None, player=SITE,
+             bot_plays_on: bool = False, fields: tuple[str, ...] | None = None) -> Game:
+        """Save the game with the next version and log the change (`actions`, tokens, as
+        made by `player`, by default the change's user, at `seat`); after the commit,
+        notify tells the table and, if a bot is to act, queues its turn.
+
+        `bot_plays_on`: the caller is a bot loop that plays the next bot move itself, so no
+        bot turn is queued for this version. `fields`, the only columns the change touched,
+        saves writing the rest.
+        """
+        game, seats = self.game, self.seats
+        player = self.user if player is SITE else player
+        game.version += 1
+        game.save(update_fields=[*fields, "version"] if fields else None)
+        Move.objects.create(game=game, seq=game.version, seat=seat, player=player,
+                            actions=list(actions), kind=kind)
+        bot_to_move = not bot_plays_on and bot_holds_initiative(game, seats)
+        transaction.on_commit(
+            partial(notify.game_changed, game.pk, game.version, bot_to_move=bot_to_move),
+            robust=True)
+        people = [s.player_id for s in seats if s.player_id is not None]
+        if game.challenged_id is not None and game.challenged_id not in people:
+            people.append(game.challenged_id)  # their count of open challenges (navigation)
+        lobby = kind == Move.Kind.SYSTEM or not game.is_playing  # seats, start, end: the lobby
+        transaction.on_commit(partial(notify.people_changed, people, lobby=lobby), robust=True)
+        transaction.on_commit(partial(_log_move, game, kind, seat, self.locked_at))
+        self.saved = True
+        return game
+
+
+def _log_move(game: Game, kind: str, seat, locked_at) -> None:
+    """One line per change; with LOG_FORMAT=json each field is a key of the line."""
+    took = round((time.monotonic() - locked_at) * 1000, 1) if locked_at is not None else None
+    move_log.info("game %s v%s %s seat %s %s ms", game.pk, game.version, kind, seat, took,
+                  extra={"game": game.pk, "version": game.version, "kind": kind, "seat": seat,
+                         "status": game.status, "duration_ms": took})
+
+
+def parse_version(version) -> int:
+    """The version of the game the client saw, a whole number."""
+    if isinstance(version, bool):
+        raise BadRequest(_("The version must be a whole number."))
+    try:
+        return int(version)
+    except (TypeError, ValueError):
+        raise BadRequest(_("The version must be a whole number.")) from None
+
+
+def lock_game(game_id) -> Game:
+    """The game row, locked until the transaction ends; NotFound for a bad id."""
+    try:
+        pk = int(game_id)
+    except (TypeError, ValueError):
+        raise NotFound(_("There is no such game.")) from None
+    try:
+        # Lock the game row only (no joins: FOR UPDATE would lock the preset row too).
+        return Game.objects.select_for_update().get(pk=pk)
+    except Game.DoesNotExist:
+        raise NotFound(_("There is no such game.")) from None
+
+
+def new_change(game: Game, user=None) -> Change:
+    """The change that makes a new game (its row just created in this transaction)."""
+    return _reading(game, user)
+
+
+def require(change: Change, *, visible=False, invite_token=None, seated=False, seat=None,
+            version: int | None = None, playing=False, is_open=False,
+            in_person=False) -> None:
+    """What a change may need, checked in this order: a game the user may see (`visible`,
+    with the invite link's `invite_token`); their seat at it (`seated`), the seat the
+    client believes it plays (`seat`); the `version` the client saw; a game in play
+    (`playing`) or still open (`is_open`); a seat the user plays themself (`in_person`:
+    not handed to a stand-in, docs/rules.md section 10)."""
+    game, user = change.game, change.user
+    if visible and not can_view(game, user, invite_token):
+        raise NotFound(_("There is no such game."))
+    if seated:
+        change.mine = own_seat(game, user, change.mine)
+        if seat is not None and str(seat) != str(change.mine.number):
+            raise Forbidden(_("That is not your seat."))
+    if version is not None and version != game.version:
+        raise StaleVersion()
+    if playing and not game.is_playing:
+        raise Conflict(_("The game is not being played."))
+    if is_open and not game.is_open:
+        raise Conflict(_("This game has already started."))
+    if in_person and change.mine is not None and change.mine.bot_level:
+        raise Conflict(_("A computer player is standing in for you: take your seat back first."))
+
+
+@contextmanager
+def locked(game_id, user=SITE, *, version=ANY_VERSION, **checks) -> Iterator[Change]:
+    """The game row locked for one change, in one transaction: its seats read once, the
+    user's seat found, the `version` the client saw (a whole number) and `checks` (see
+    `require`) passed. `user`: the person making the change (they must be logged in);
+    SITE (the default) when the site makes it."""
+    if user is not SITE:
+        need_user(user)
+    version = None if version is ANY_VERSION else parse_version(version)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        change = _reading(game, user, time.monotonic())
+        require(change, version=version, **checks)
+        yield change
+
+
+def _reading(game: Game, user, locked_at: float | None = None) -> Change:
+    """The change of `game` by `user`, its seats read once: the seats, the names, the
+    clock, who to tell."""
+    person = None if user is SITE else user
+    seats = seats_of(game)
+    mine = next((s for s in seats if person is not None and s.player_id == person.pk), None)
+    return Change(game, seats, mine, person, locked_at)
+
+
+def read(game_id, user=SITE, **checks) -> Change:
+    """The game as it stands, not locked, checked as `locked` checks it: for services that
+    only look (the coach)."""
+    if user is not SITE:
+        need_user(user)
+    try:
+        game = Game.objects.filter(pk=int(game_id)).first()
+    except (TypeError, ValueError):
+        game = None
+    if game is None:
+        raise NotFound(_("There is no such game."))
+    change = _reading(game, user)
+    require(change, **checks)
+    return change
