@@ -5,7 +5,7 @@ spectators) renders its own view of the same game row and seats: the first to ne
 version reads them, the others reuse them. The POST that made the move keeps the new
 version from the rows it has just written (`keep`), so its answer and the pushes in its
 process read nothing. A version is never changed once written (every change is a new
-version, games.services.commit_change), so a kept snapshot cannot go stale.
+version, games.services.change.Change.save), so a kept snapshot cannot go stale.
 
 What a change never touches is shared by a game's versions in this process instead of
 being read again for each: the rule preset and the game's maker, the finished deals
