@@ -61,7 +61,7 @@ def test_the_site_never_routes_the_echo_socket():
 
 
 @pytest.mark.asyncio
-@pytest.mark.django_db(transaction=True)  # a sync consumer closes old database connections
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # a sync consumer closes old connections
 async def test_the_echo_application_sends_back_what_it_receives():
     comm = WebsocketCommunicator(loadecho.application, "/" + loadecho.ECHO_PATH)
     connected, _code = await comm.connect()
