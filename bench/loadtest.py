@@ -40,7 +40,7 @@ from urllib.parse import urlencode, urlsplit
 from . import loadecho
 
 VERSION_RE = re.compile(r'data-version="(\d+)"')
-# The seat's legal moves as the table's form offers them (games.table, table.html).
+# The seat's legal moves as the table's form offers them (games.present.table, table.html).
 DEFEND_RE = re.compile(r'name="beat_[^"]*" value="(defend:[^"]+)"')
 CARD_RE = re.compile(r'name="action" value="((?:attack|transfer):[^"]+)"')
 BUTTON_RE = re.compile(r'name="action" value="(take|pass)"')

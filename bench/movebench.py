@@ -120,7 +120,8 @@ def instrument_detail() -> None:
     from django.contrib.auth import middleware as auth_middleware
     from django.contrib.sessions.backends.db import SessionStore
 
-    from games import notify, snapshots, views
+    from games import notify
+    from games.present import render, snapshots
     from games.services import clocks
 
     timed(SessionStore, "load", "session")
@@ -130,7 +131,7 @@ def instrument_detail() -> None:
         timed(notify, name, "notify")
     timed(snapshots, "keep", "snapshot")
     timed(snapshots, "read", "snapshot")
-    timed(views, "_table_context", "context")
+    timed(render, "reader_context", "context")
 
 
 
@@ -201,8 +202,8 @@ HEADERS = {"HX-Request": "true", "X-CSRFToken": CSRF, "Origin": "http://testserv
 # ----------------------------------------------------------------------------- the run
 # What a process keeps in memory between requests and socket events (module, attribute):
 # each simulated server process gets its own (--processes).
-PROCESS_MEMORY = [("games.snapshots", "_kept"), ("games.renders", "_rendered"),
-                  ("games.snapshots", "_shared")]
+PROCESS_MEMORY = [("games.present.snapshots", "_kept"), ("games.present.render", "_rendered"),
+                  ("games.present.snapshots", "_shared")]
 
 
 class Process:

@@ -27,9 +27,10 @@ from django.utils.translation import gettext as _
 
 from accounts.middleware import seen
 
-from . import limits, services, snapshots, sockets, views, wire
+from . import limits, services, sockets, wire
 from .models import Game
 from .notify import group_name, user_group
+from .present import render, snapshots
 
 MAX_MESSAGE_BYTES = 8 * 1024  # a move is a few hundred bytes
 CLOSE_REFUSED = 4403
@@ -217,7 +218,7 @@ class TableConsumer(SiteConsumer):
             return
         self.accept()
         self.send_table()  # on every (re)connect: the whole table
-        self.chat_seen = views.last_chat_id(self.game_id)  # the page shows the chat so far
+        self.chat_seen = render.last_chat_id(self.game_id)  # the page shows the chat so far
 
     def socket_limits(self) -> list[tuple[str, int]]:
         return [(sockets.game_key(self.game_id), settings.WS_MAX_PER_GAME),
@@ -275,7 +276,7 @@ class TableConsumer(SiteConsumer):
 
     def send_chat(self, after: int, upto: int | None = None, also: int | None = None) -> None:
         cookies = self.scope.get("cookies") or {}
-        frames, last = views.chat_lines_after(self.game_id, self.user, self.invite, after=after,
+        frames, last = render.chat_lines_after(self.game_id, self.user, self.invite, after=after,
                                               upto=upto, also=also,
                                               csrf_token=cookies.get("csrftoken", ""))
         for frame in frames:
@@ -324,9 +325,9 @@ class TableConsumer(SiteConsumer):
             text, phrase = wire.chat_from_fields(data)
             services.chat.post(self.game_id, self.user, text=text, phrase=phrase)
         except services.GameError as exc:
-            self.send(text_data=views.chat_error_html(exc.message))
+            self.send(text_data=render.chat_error_html(exc.message))
             return
-        self.send(text_data=views.chat_error_html(""))  # clears an earlier refusal
+        self.send(text_data=render.chat_error_html(""))  # clears an earlier refusal
         # The group event brings the line to every reader, this socket too.
 
     # ------------------------------------------------------------ rendering
@@ -338,7 +339,7 @@ class TableConsumer(SiteConsumer):
 
     def send_table(self, message=None, version=None):
         """The reader's table at `version` (None: as it is now). Every socket reading the
-        same view at a version shares one render (games.renders): the mover's answer, their
+        same view at a version shares one render (games.present.render): the mover's answer, their
         other tabs, anonymous spectators."""
         found = snapshots.at(self.game_id, version)  # read once per version for all
         if found is None:
@@ -346,11 +347,11 @@ class TableConsumer(SiteConsumer):
             return
         game, seats = found
         cookies = self.scope.get("cookies") or {}
-        html = views.table_html(game, self.user, invite=self.invite, message=message,
+        html = render.table_html(game, self.user, invite=self.invite, message=message,
                                 csrf_token=cookies.get("csrftoken", ""), oob=True,
                                 site_root=self.site_root(), seats=seats)
         self.sent_version = max(self.sent_version, game.version)
         self.send(text_data=html)
         if game.status == Game.Status.ABORTED:  # a cancelled table's chat closes
-            self.send(text_data=views.chat_html(game, self.user, self.invite,
+            self.send(text_data=render.chat_html(game, self.user, self.invite,
                                                 csrf_token=cookies.get("csrftoken", "")))

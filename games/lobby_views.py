@@ -13,9 +13,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import once, outcome, services
+from . import once, services
 from .forms import ChallengeForm, CreateGameForm, LobbyFilterForm, QuickMatchForm
 from .models import Game
+from .present import outcome
 from .views import to_table, wants_partial
 
 

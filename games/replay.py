@@ -13,7 +13,7 @@ from . import describe
 from .engine import InvalidAction, Match, action_from_token
 from .engine.replay import export, play_through, positions
 from .models import Game, Move, Seat
-from .table import around, side_name
+from .present.table import around, side_name
 
 PLAYED = (Move.Kind.MOVE, Move.Kind.BOT, Move.Kind.TIMEOUT)
 

@@ -8,29 +8,21 @@ A refused change answers 4xx with the current table (or form) and a message.
 from __future__ import annotations
 
 from urllib.parse import urlencode
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts.middleware import valid_time_zone
-
-from . import outcome, renders, services, snapshots, wire
-from .models import ChatMessage, Game
-from .table import table_context
-
-TABLE = "games/table.html"
+from . import services, wire
+from .models import Game
+from .present import outcome, snapshots
+from .present.render import TABLE, chat_html, chat_lines_after, reader_context, table_html
 
 
 def wants_partial(request) -> bool:
@@ -72,85 +64,8 @@ def _invite(request) -> str:
     return (request.POST.get("invite") or request.GET.get("invite") or "")[:64]
 
 
-def _table_context(game: Game, user, *, invite: str, message=None, seats=None) -> dict:
-    """What the table shows to `user` (seated: their own view; anyone else: a spectator's).
-    `game` is read fresh by the caller (with its preset): no refresh here."""
-    if seats is None:  # games.snapshots reads them with the players' ratings
-        seats = list(game.seats.select_related("player").order_by("number"))
-    me = next((s for s in seats if user is not None and user.is_authenticated
-               and s.player_id == user.pk), None)
-    match = game.match()  # parsed once for the whole table
-    ctx = table_context(game, seats, me, match)
-    ctx.update(outcome.result_context(game, seats, me, ctx, match))
-    ctx.update(_helpers(game, seats, me, ctx))
-    invite = invite if game.private and invite == game.invite_token else ""
-    here = reverse("table", args=[game.pk]) + (f"?{urlencode({'invite': invite})}" if invite else "")
-    can_cancel = (game.is_open and user is not None and user.is_authenticated
-                  and (user.is_staff or game.created_by_id == user.pk))
-    challenged_me = (game.is_open and game.challenged_id is not None and user is not None
-                     and game.challenged_id == user.pk)  # they answer; they don't join
-    ctx.update({
-        "message": message,
-        "invite": invite,
-        "login_url": f"{reverse('login')}?{urlencode({'next': here})}",  # back here, invite kept
-        "signup_url": f"{reverse('signup')}?{urlencode({'next': here})}",
-        "can_cancel": can_cancel,
-        # A challenge waits for its player: no computer may take their seat by a start.
-        "can_start": can_cancel and game.challenged_id is None,
-        "can_join": game.is_open and me is None and user is not None and user.is_authenticated
-        and any(s.is_empty for s in seats) and not challenged_me,
-        "challenged_me": challenged_me,
-        "now": timezone.now(),
-        "user": user,
-    })
-    return ctx
-
-
-def _helpers(game: Game, seats, me, ctx: dict) -> dict:
-    """The coach's hint (casual games, when you have something to do), a claim against an
-    absent opponent, and who is on vacation."""
-    now = timezone.now()
-    playing_me = bool(game.is_playing and me is not None and me.player_id and not me.bot_level)
-    rules = ctx.get("rules")
-    return {
-        "can_hint": playing_me and not game.rated and any((ctx.get("moves") or {}).values()),
-        "can_claim": playing_me and rules is not None and any(
-            services.claimable(game, s) and rules.team_of(s.number) != rules.team_of(me.number)
-            for s in seats),
-        "on_vacation": {s.number for s in seats if s.player_id is not None
-                        and s.player.vacation_until is not None and s.player.vacation_until > now},
-    }
-
-
-def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=False,
-               site_root="", seats=None, zone=None) -> str:
-    """The table partial: for a WebSocket (`oob`: swapped in by id, `hx-swap-oob`) or an
-    htmx answer. `site_root` ("https://host") makes the invite link absolute; `zone`, the
-    time zone of the times shown (None: the user's own; there may be no request here).
-
-    With `seats` (a games.snapshots table) and no message, the render is kept for the
-    next reader of the same view at this version (games.renders).
-    """
-    site_root = site_root or settings.SITE_URL.rstrip("/")
-    if zone is None:  # no middleware here: the player's own time zone (accounts)
-        zone = valid_time_zone(getattr(user, "time_zone", ""))
-    zone = zone or settings.TIME_ZONE
-    reader = user.pk if user is not None and user.is_authenticated else None
-    key = None if message is not None or seats is None else (
-        game.pk, game.version, reader, invite, site_root, get_language(), zone)
-    html = renders.get(key)
-    if html is None:
-        ctx = _table_context(game, user, invite=invite, message=message, seats=seats)
-        ctx.update({"csrf_token": renders.CSRF_MARK, "oob": renders.SWAP_MARK,
-                    "site_root": site_root})
-        with timezone.override(ZoneInfo(zone)):
-            html = render_to_string(TABLE + "#table", ctx)
-        renders.put(key, html)
-    return renders.fill(html, csrf_token=csrf_token, oob=oob)
-
-
 def _render_table(request, game: Game, *, message=None, status=200, seats=None):
-    ctx = _table_context(game, request.user, invite=_invite(request), message=message,
+    ctx = reader_context(game, request.user, invite=_invite(request), message=message,
                          seats=seats)
     ctx["site_root"] = f"{request.scheme}://{request.get_host()}"
     template = TABLE + "#table" if wants_partial(request) else TABLE
@@ -233,14 +148,6 @@ def _with_chat(request, game_id, response):
         response.content += chat_html(game, request.user, _invite(request),
                                       request=request).encode()
     return response
-
-
-def chat_html(game: Game, user, invite="", *, request=None, csrf_token="") -> str:
-    """The chat beside the table, swapped in by id (`hx-swap-oob`)."""
-    ctx = {"game": game, "chat_oob": True, **outcome.chat_context(game, user, invite)}
-    if request is None:
-        ctx["csrf_token"] = csrf_token
-    return render_to_string("games/_chat.html", ctx, request=request)
 
 
 @require_POST
@@ -391,44 +298,3 @@ def mute(request, game_id):
         return _chat(request, game, message=exc.message, status=exc.status)
     return _chat(request, game)
 
-
-def chat_line_html(message, reader, csrf_token="") -> str:
-    """One chat line as `reader`'s WebSocket frame: appended to the chat's list
-    (`hx-swap-oob`)."""
-    message.shown = services.chat.phrase_text(message)
-    line = render_to_string("games/_chat_line.html", {
-        "line": message, "game": message.game, "reader": reader, "csrf_token": csrf_token})
-    return f'<ol hx-swap-oob="beforeend:#chat-lines">{line}</ol>'
-
-
-def last_chat_id(game_id) -> int:
-    """The id of the game's last chat line (0: none yet)."""
-    return (ChatMessage.objects.filter(game_id=game_id).order_by("-pk")
-            .values_list("pk", flat=True).first() or 0)
-
-
-def chat_lines_after(game_id, reader, invite="", *, after, upto=None, also=None,
-                     csrf_token="") -> tuple[list[str], int]:
-    """For a socket or a poll that may have missed chat lines: the lines of the game after
-    id `after` (up to `upto`, and line `also` in any case) that `reader` may read, oldest
-    first and at most the chat's history, each as chat_line_html; and the highest id
-    among them (0: none)."""
-    span = Q(pk__gt=after) if upto is None else Q(pk__gt=after, pk__lte=upto)
-    if also is not None:
-        span |= Q(pk=also)
-    rows = list(ChatMessage.objects.filter(span, game_id=game_id).select_related("author", "game")
-                .order_by("-pk")[:services.chat.HISTORY])
-    if not rows:
-        return [], 0
-    last = rows[0].pk
-    if not services.chat.can_read(rows[0].game, reader, invite):
-        return [], last
-    muted = services.chat.muted_ids(reader)
-    return [chat_line_html(m, reader, csrf_token) for m in reversed(rows)
-            if m.author_id not in muted], last
-
-
-def chat_error_html(text: str) -> str:
-    """A refused chat message, for the writer only."""
-    ctx = {"chat_error": text}
-    return render_to_string("games/_chat_error.html", ctx)

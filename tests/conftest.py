@@ -52,10 +52,10 @@ def _fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def _fresh_spectator_renders():
-    """games.renders, snapshots and table keep renders, tables and logs by game id:
+    """games.present.render, snapshots and table keep renders, tables and logs by game id:
     ids come back in a new test."""
-    from games import renders, snapshots, table
+    from games.present import render, snapshots, table
 
-    renders.forget()
+    render.forget()
     snapshots.forget()
     table.forget()

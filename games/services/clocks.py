@@ -88,7 +88,7 @@ def timeout(game_id, version, *, now=None) -> Game:
                 return _forfeit(change, match, seat, now)
             seat.bot_level = game.fill_bot_level
         seat.save(update_fields=["timeouts", "timeouts_total", "bot_level"])
-        # The deal's log says where the site moved for the player (games.outcome).
+        # The deal's log says where the site moved for the player (games.present.outcome).
         game.timeout_marks = [*game.timeout_marks,
                               [match.deal_number, len(match.deal.history), number]]
         return apply_move(change, number, [timeout_action(match.deal, number)],

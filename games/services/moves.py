@@ -59,7 +59,7 @@ def read_move(tokens, *, allow_empty=False) -> list:
 
 def play_move(game_id, user, tokens, version, *, seat=None) -> Change:
     """The user's move: one or more actions (tokens) applied all-or-nothing; the change
-    as committed (the game and its seats, for the answer: games.snapshots.keep).
+    as committed (the game and its seats, for the answer: games.present.snapshots.keep).
 
     `version` is the version the client saw; `seat` (optional) is the seat the client
     believes it plays, refused if it is not the user's.

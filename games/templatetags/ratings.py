@@ -8,8 +8,8 @@ from django import template
 from django.utils.html import format_html
 from django.utils.translation import ngettext
 
-from .. import standings
 from ..models import Rating
+from ..present import standings
 from ..services.ratings import Shown, shown
 
 register = template.Library()
@@ -38,7 +38,7 @@ def rating(player, teams=False):
         return ""
     pool = Rating.Pool.TEAMS if teams else Rating.Pool.INDIVIDUAL
     kept = getattr(player, "_prefetched_objects_cache", {}).get("ratings")
-    if kept is not None:  # read with the seats (games.snapshots): no query per seat
+    if kept is not None:  # read with the seats (games.present.snapshots): no query per seat
         row = next((r for r in kept if r.pool == pool), None)
     else:
         row = Rating.objects.filter(player=player, pool=pool).first()
@@ -55,7 +55,7 @@ def shown_rating(rating: Shown, games: int):
 @register.simple_tag
 def profile_of(player, viewer):
     """{% profile_of player request.user as p %}: a profile's ratings (with their charts)
-    and games, as games.standings reads them."""
+    and games, as games.present.standings reads them."""
     rows = {r.pool: r for r in Rating.objects.filter(player=player)}
     pools = [{
         "name": Rating.Pool(pool).label,

@@ -13,7 +13,8 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
 from durak_site.asgi import application
-from games import services, views
+from games import services
+from games.present import render
 
 from .conftest import client_for, table_url
 
@@ -34,9 +35,9 @@ def test_it_shows_a_whole_invite_link_on_the_page(alice, classic):
 @pytest.mark.django_db
 def test_the_pushed_table_uses_the_given_origin_or_the_site_url(alice, classic):
     game = services.create_game(alice, classic, players=2, private=True)
-    html = views.table_html(game, alice, site_root="http://127.0.0.1:8123", oob=True)
+    html = render.table_html(game, alice, site_root="http://127.0.0.1:8123", oob=True)
     assert invite_link(html) == f"http://127.0.0.1:8123{game.invite_url}"
-    html = views.table_html(game, alice, oob=True)
+    html = render.table_html(game, alice, oob=True)
     assert invite_link(html) == settings.SITE_URL.rstrip("/") + game.invite_url
 
 

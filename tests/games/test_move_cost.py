@@ -16,8 +16,9 @@ from django.test.utils import CaptureQueriesContext
 from accounts.middleware import seen
 from bench import loadtest
 from bench.movebench import consumer_for
-from games import consumers, snapshots
+from games import consumers
 from games.models import Game
+from games.present import snapshots
 from games.views import table_html
 
 from .conftest import client_for, to_act
@@ -25,8 +26,8 @@ from .conftest import client_for, to_act
 pytestmark = pytest.mark.django_db
 
 POST_QUERIES = 8  # session, user; lock, seats, save, move log (and two savepoints): the
-# answer is made from the rows the move wrote (games.snapshots.keep)
-PUSH_QUERIES = 2  # game, seats (games.snapshots.read in a process that knows the game)
+# answer is made from the rows the move wrote (games.present.snapshots.keep)
+PUSH_QUERIES = 2  # game, seats (games.present.snapshots.read in a process that knows the game)
 FIRST_PUSH_QUERIES = 6  # ...and in one that does not: preset, maker, finished deals, ratings
 
 

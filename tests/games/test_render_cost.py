@@ -1,11 +1,12 @@
 """What a table's render costs does not grow with the deal. Its log is
-described once per event (games.table.event_lines), each card drawn once (the card tag)."""
+described once per event (games.present.table.event_lines), each card drawn once (the card tag)."""
 
 import pytest
 from django.utils import translation
 
-from games import describe, services, table
+from games import describe, services
 from games.models import Game
+from games.present import table
 
 from .conftest import first_legal, seat_user
 

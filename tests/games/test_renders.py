@@ -1,11 +1,11 @@
-"""games.renders: the mover's answer and the pushes to the mover's own sockets
+"""games.present.render: the mover's answer and the pushes to the mover's own sockets
 share one render of the new version, each with its own CSRF token and swap."""
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
-from games import renders, views
+from games.present import render
 from tests.games.leaks import assert_no_leak
 
 from .test_live import connect, deal_of, fresh, legal, receive_table
@@ -15,13 +15,13 @@ pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True),
 
 async def test_the_movers_answer_and_sockets_share_one_render(duel, alice, bob, monkeypatch):
     rendered = []
-    real = views.render_to_string
+    real = render.render_to_string
 
     def counted(template, ctx, *args, **kwargs):
         rendered.append((ctx["game"].version, ctx["user"].pk))
         return real(template, ctx, *args, **kwargs)
 
-    monkeypatch.setattr(views, "render_to_string", counted)
+    monkeypatch.setattr(render, "render_to_string", counted)
     duel = await fresh(duel)
     seat = (await deal_of(duel)).to_act
     mover, other = (alice, bob) if seat == 0 else (bob, alice)
@@ -40,7 +40,7 @@ async def test_the_movers_answer_and_sockets_share_one_render(duel, alice, bob, 
     assert answer.status_code == 200
     body = answer.content.decode()
     assert f'data-version="{before + 1}"' in body and "hx-swap-oob" not in body
-    assert renders.CSRF_MARK not in body and renders.SWAP_MARK not in body
+    assert render.CSRF_MARK not in body and render.SWAP_MARK not in body
     pushed, version = await receive_table(mine)  # hx-swap-oob="true" (receive_table checks)
     assert version == before + 1
     assert pushed.replace(' hx-swap-oob="true"', "") != body  # its own CSRF token

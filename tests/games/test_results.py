@@ -1,5 +1,5 @@
 """The end of a deal and of a match: the result panel, the finished deals kept readable
-(games.services.results, games.outcome), and a new game with the same rules."""
+(games.services.results, games.present.outcome), and a new game with the same rules."""
 
 import re
 from datetime import timedelta

@@ -1,4 +1,4 @@
-"""games.snapshots: a table's versions share what a move never changes, and
+"""games.present.snapshots: a table's versions share what a move never changes, and
 what changes elsewhere reaches the table all the same."""
 
 from datetime import timedelta
@@ -7,8 +7,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services, snapshots
+from games import services
 from games.models import Game, Rating
+from games.present import snapshots
 from games.views import table_html
 
 from .conftest import client_for, first_legal, post_move

@@ -1,10 +1,11 @@
-"""Anonymous spectators of a table share one render per version (games.renders): each
+"""Anonymous spectators of a table share one render per version (games.present.render): each
 still gets the new table, their own CSRF token in it, and no hidden card."""
 
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import renders, services, views
+from games import services
+from games.present import render
 from tests.games.leaks import assert_no_leak
 
 from .test_live import deal_of, fresh, legal, receive_table
@@ -27,13 +28,13 @@ async def watch(game, token):
 
 async def test_spectators_share_one_render_of_each_version(duel, alice, bob, monkeypatch):
     rendered = []
-    real = views.render_to_string
+    real = render.render_to_string
 
     def counted(template, ctx, *args, **kwargs):
         rendered.append(ctx["game"].version)
         return real(template, ctx, *args, **kwargs)
 
-    monkeypatch.setattr(views, "render_to_string", counted)
+    monkeypatch.setattr(render, "render_to_string", counted)
     tokens = [f"{'abcdefgh'[i]}" * 32 for i in range(3)]
     comms = [await watch(duel, token) for token in tokens]
     for comm in comms:
@@ -49,7 +50,7 @@ async def test_spectators_share_one_render_of_each_version(duel, alice, bob, mon
     for comm, token in zip(comms, tokens):
         html, version = await receive_table(comm)
         assert version == before + 1
-        assert renders.CSRF_MARK not in html and renders.SWAP_MARK not in html
+        assert render.CSRF_MARK not in html and render.SWAP_MARK not in html
         assert not any(other in html for other in tokens if other != token)
         await sync_to_async(assert_no_leak)(html, deal, None)
         await comm.disconnect()

@@ -110,7 +110,7 @@ def test_the_profile_shows_ratings_chart_and_games(alice, bob, carol, classic, s
 
 
 def _lost(game, user) -> bool:
-    from games.standings import seat_lost
+    from games.present.standings import seat_lost
 
     return seat_lost(game, game.seats.get(player=user))
 

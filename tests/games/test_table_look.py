@@ -9,9 +9,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.utils import formats, timezone, translation
 
-from games import services, views
+from games import services
 from games.engine import Card
-from games.table import around, last_move, sort_hand
+from games.present import render
+from games.present.table import around, last_move, sort_hand
 from tests.games.conftest import client_for, seat_user, table_url
 from tests.games.leaks import assert_no_leak
 
@@ -84,7 +85,7 @@ def test_the_browsers_time_zone_is_saved_and_times_are_shown_in_it(duel, alice):
     with translation.override("en"):
         assert formats.date_format(local, "DATETIME_FORMAT") in body
         # The live table (no middleware there) uses the profile's zone.
-        html = views.table_html(duel, alice)
+        html = render.table_html(duel, alice)
         assert formats.date_format(local, "DATETIME_FORMAT") in html
     assert timezone.get_current_timezone_name() == "UTC"  # not left active
 

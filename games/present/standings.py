@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q
 
-from .models import Game, Rating, RatingChange, Seat
-from .services.ratings import BRACKETS, MIN_GAMES, SCALE, SPREAD_SIGMAS, Shown, places, shown
+from ..models import Game, Rating, RatingChange, Seat
+from ..services.ratings import BRACKETS, MIN_GAMES, SCALE, SPREAD_SIGMAS, Shown, places, shown
 
 TEAMS = "teams"
 BOARD_SIZE = 100

@@ -10,11 +10,11 @@ from __future__ import annotations
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from . import describe
-from .engine import Attack, Card, Defend, ExchangeTrump, Pass, Take, Transfer
-from .engine.cards import SUIT_SYMBOLS
-from .models import Game, Seat
-from .present.cache import Kept
+from .. import describe
+from ..engine import Attack, Card, Defend, ExchangeTrump, Pass, Take, Transfer
+from ..engine.cards import SUIT_SYMBOLS
+from ..models import Game, Seat
+from .cache import Kept
 
 
 def _group_legal(legal: list) -> dict:

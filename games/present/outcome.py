@@ -10,9 +10,9 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import describe
-from .models import DealRecord, Game, Seat
-from .services import chat
+from .. import describe
+from ..models import DealRecord, Game, Seat
+from ..services import chat
 from .table import side_name
 
 
@@ -83,7 +83,7 @@ def match_verdict(game: Game, seats: list[Seat], match=None) -> str:
 
 def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict,
                    match=None) -> dict:
-    """The result panel's context, added to the table's (`ctx`: games.table's context);
+    """The result panel's context, added to the table's (`ctx`: games.present.table's context);
     `match`: the game's match, when the caller has parsed it already."""
     match = match or game.match()
     if match is None:

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, prefetch_related_objects
 
-from .models import DealRecord, Game, Rating, RulePreset, Seat
-from .present.cache import Kept
+from ..models import DealRecord, Game, Rating, RulePreset, Seat
+from .cache import Kept
 
 MAX_KEPT = 512  # snapshots kept: the newest versions of many tables (least recently used out)
 SHARED_SECONDS = 60.0  # the preset and the ratings are read again after this long
@@ -58,7 +58,7 @@ def read(game_id: int) -> tuple[Game, list[Seat]] | None:
 def keep(game: Game, seats: list[Seat]) -> tuple[Game, list[Seat]]:
     """Keep the table at `game.version` from its game row and its seats in order (with
     their players), read or just committed: completed with the preset, the maker, the
-    finished deals and the ratings, for the table's renders (games.table, games.outcome).
+    finished deals and the ratings, for the table's renders (games.present.table, games.present.outcome).
     The caller no longer changes these objects."""
     _complete(game, seats)
     _kept.put((game.pk, game.version), (game, seats))
@@ -107,7 +107,7 @@ def _complete(game: Game, seats: list[Seat]) -> None:
 
 def _prefetched(instance, name: str, objects: list) -> None:
     """`instance.<name>.all()` answers `objects` without a query, as prefetch_related
-    leaves it (the rating tag and games.outcome read them so)."""
+    leaves it (the rating tag and games.present.outcome read them so)."""
     cache = getattr(instance, "_prefetched_objects_cache", None)
     if cache is None:
         cache = instance._prefetched_objects_cache = {}

@@ -1,0 +1,193 @@
+"""The HTML of a table and its chat for one reader, for a page, an htmx answer or a
+socket frame (views and live both send what is built here).
+
+One render of a table per version and reader is kept a little while. After a move the table is rendered for the mover's answer and pushed to every socket of
+the table; the mover's own socket, their other tabs and every anonymous spectator would
+render the same view again. table_html keeps each render here under the
+game, its version and who reads it (the user, or every anonymous reader of that invite
+alike), so each distinct view is rendered once per version in a process.
+
+The parts that differ between requests and sockets are left as marks and put in by
+`fill`: the reader's CSRF token, and whether the table swaps itself in out of band
+(`hx-swap-oob`, the sockets) or answers an htmx request. A version never changes once
+written; renders are still dropped after RENDER_SECONDS, so that the words that tell the
+time ("59 minutes left") are never old.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db.models import Q
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import escape
+from django.utils.translation import get_language
+
+from accounts.middleware import valid_time_zone
+
+from .. import services
+from ..models import ChatMessage, Game
+from . import outcome
+from .cache import Kept
+from .table import table_context
+
+CSRF_MARK = "csrf-token-of-this-reader"  # replaced by each reader's own token
+SWAP_MARK = "data-swap-of-this-reader"  # replaced by hx-swap-oob="true" on a socket
+SWAP_OOB = 'hx-swap-oob="true"'
+MAX_KEPT = 1024  # renders kept: the newest versions of many tables (least recently used out)
+RENDER_SECONDS = 30.0
+TABLE = "games/table.html"
+
+_rendered: Kept[tuple, str] = Kept(MAX_KEPT, seconds=RENDER_SECONDS)
+
+
+def get(key: tuple | None) -> str | None:
+    """The kept render for `key`, or None."""
+    return None if key is None else _rendered.get(key)
+
+
+def put(key: tuple | None, html: str) -> None:
+    if key is not None:
+        _rendered.put(key, html)
+
+
+def fill(html: str, *, csrf_token: str, oob: bool) -> str:
+    """The render for one reader: their CSRF token, swapped in out of band or not."""
+    return (html.replace(CSRF_MARK, escape(csrf_token))
+            .replace(SWAP_MARK, SWAP_OOB if oob else "", 1))
+
+
+def forget() -> None:
+    """Drop every kept render (tests)."""
+    _rendered.clear()
+
+
+def reader_context(game: Game, user, *, invite: str, message=None, seats=None) -> dict:
+    """What the table shows to `user` (seated: their own view; anyone else: a spectator's).
+    `game` is read fresh by the caller (with its preset): no refresh here."""
+    if seats is None:  # games.present.snapshots reads them with the players' ratings
+        seats = list(game.seats.select_related("player").order_by("number"))
+    me = next((s for s in seats if user is not None and user.is_authenticated
+               and s.player_id == user.pk), None)
+    match = game.match()  # parsed once for the whole table
+    ctx = table_context(game, seats, me, match)
+    ctx.update(outcome.result_context(game, seats, me, ctx, match))
+    ctx.update(_helpers(game, seats, me, ctx))
+    invite = invite if game.private and invite == game.invite_token else ""
+    here = reverse("table", args=[game.pk]) + (f"?{urlencode({'invite': invite})}" if invite else "")
+    can_cancel = (game.is_open and user is not None and user.is_authenticated
+                  and (user.is_staff or game.created_by_id == user.pk))
+    challenged_me = (game.is_open and game.challenged_id is not None and user is not None
+                     and game.challenged_id == user.pk)  # they answer; they don't join
+    ctx.update({
+        "message": message,
+        "invite": invite,
+        "login_url": f"{reverse('login')}?{urlencode({'next': here})}",  # back here, invite kept
+        "signup_url": f"{reverse('signup')}?{urlencode({'next': here})}",
+        "can_cancel": can_cancel,
+        # A challenge waits for its player: no computer may take their seat by a start.
+        "can_start": can_cancel and game.challenged_id is None,
+        "can_join": game.is_open and me is None and user is not None and user.is_authenticated
+        and any(s.is_empty for s in seats) and not challenged_me,
+        "challenged_me": challenged_me,
+        "now": timezone.now(),
+        "user": user,
+    })
+    return ctx
+
+
+def _helpers(game: Game, seats, me, ctx: dict) -> dict:
+    """The coach's hint (casual games, when you have something to do), a claim against an
+    absent opponent, and who is on vacation."""
+    now = timezone.now()
+    playing_me = bool(game.is_playing and me is not None and me.player_id and not me.bot_level)
+    rules = ctx.get("rules")
+    return {
+        "can_hint": playing_me and not game.rated and any((ctx.get("moves") or {}).values()),
+        "can_claim": playing_me and rules is not None and any(
+            services.claimable(game, s) and rules.team_of(s.number) != rules.team_of(me.number)
+            for s in seats),
+        "on_vacation": {s.number for s in seats if s.player_id is not None
+                        and s.player.vacation_until is not None and s.player.vacation_until > now},
+    }
+
+
+def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=False,
+               site_root="", seats=None, zone=None) -> str:
+    """The table partial: for a WebSocket (`oob`: swapped in by id, `hx-swap-oob`) or an
+    htmx answer. `site_root` ("https://host") makes the invite link absolute; `zone`, the
+    time zone of the times shown (None: the user's own; there may be no request here).
+
+    With `seats` (a games.present.snapshots table) and no message, the render is kept for the
+    next reader of the same view at this version (kept here).
+    """
+    site_root = site_root or settings.SITE_URL.rstrip("/")
+    if zone is None:  # no middleware here: the player's own time zone (accounts)
+        zone = valid_time_zone(getattr(user, "time_zone", ""))
+    zone = zone or settings.TIME_ZONE
+    reader = user.pk if user is not None and user.is_authenticated else None
+    key = None if message is not None or seats is None else (
+        game.pk, game.version, reader, invite, site_root, get_language(), zone)
+    html = get(key)
+    if html is None:
+        ctx = reader_context(game, user, invite=invite, message=message, seats=seats)
+        ctx.update({"csrf_token": CSRF_MARK, "oob": SWAP_MARK,
+                    "site_root": site_root})
+        with timezone.override(ZoneInfo(zone)):
+            html = render_to_string(TABLE + "#table", ctx)
+        put(key, html)
+    return fill(html, csrf_token=csrf_token, oob=oob)
+
+
+def chat_html(game: Game, user, invite="", *, request=None, csrf_token="") -> str:
+    """The chat beside the table, swapped in by id (`hx-swap-oob`)."""
+    ctx = {"game": game, "chat_oob": True, **outcome.chat_context(game, user, invite)}
+    if request is None:
+        ctx["csrf_token"] = csrf_token
+    return render_to_string("games/_chat.html", ctx, request=request)
+
+
+def chat_line_html(message, reader, csrf_token="") -> str:
+    """One chat line as `reader`'s WebSocket frame: appended to the chat's list
+    (`hx-swap-oob`)."""
+    message.shown = services.chat.phrase_text(message)
+    line = render_to_string("games/_chat_line.html", {
+        "line": message, "game": message.game, "reader": reader, "csrf_token": csrf_token})
+    return f'<ol hx-swap-oob="beforeend:#chat-lines">{line}</ol>'
+
+
+def last_chat_id(game_id) -> int:
+    """The id of the game's last chat line (0: none yet)."""
+    return (ChatMessage.objects.filter(game_id=game_id).order_by("-pk")
+            .values_list("pk", flat=True).first() or 0)
+
+
+def chat_lines_after(game_id, reader, invite="", *, after, upto=None, also=None,
+                     csrf_token="") -> tuple[list[str], int]:
+    """For a socket or a poll that may have missed chat lines: the lines of the game after
+    id `after` (up to `upto`, and line `also` in any case) that `reader` may read, oldest
+    first and at most the chat's history, each as chat_line_html; and the highest id
+    among them (0: none)."""
+    span = Q(pk__gt=after) if upto is None else Q(pk__gt=after, pk__lte=upto)
+    if also is not None:
+        span |= Q(pk=also)
+    rows = list(ChatMessage.objects.filter(span, game_id=game_id).select_related("author", "game")
+                .order_by("-pk")[:services.chat.HISTORY])
+    if not rows:
+        return [], 0
+    last = rows[0].pk
+    if not services.chat.can_read(rows[0].game, reader, invite):
+        return [], last
+    muted = services.chat.muted_ids(reader)
+    return [chat_line_html(m, reader, csrf_token) for m in reversed(rows)
+            if m.author_id not in muted], last
+
+
+def chat_error_html(text: str) -> str:
+    """A refused chat message, for the writer only."""
+    ctx = {"chat_error": text}
+    return render_to_string("games/_chat_error.html", ctx)
