@@ -11,7 +11,7 @@ prints moves offered and handled per second, p50/p95/p99 and errors, and the ser
 processes' CPU and memory (psutil).
 
 `--nav`: each player also holds the socket every page of the site opens (`/ws/me/`,
-games.navigation), which hears of every move of theirs.
+games.live.nav), which hears of every move of theirs.
 
 `--echo` also starts the echo server (`bench.loadecho`: a Daphne of its own on the same
 Redis), opens one echo socket per table and times a round trip through it at the same
@@ -242,7 +242,7 @@ class Table:
             ws = await self.site.socket(f"/ws/games/{self.game_id}/", session)
             self.sockets.append(ws)
             asyncio.create_task(self.listen(seat, ws))
-            if nav:  # the page's own socket (games.navigation): read and dropped
+            if nav:  # the page's own socket (games.live.nav): read and dropped
                 page = await self.site.socket("/ws/me/", session)
                 self.nav_sockets.append(page)
                 asyncio.create_task(self.drain(page))

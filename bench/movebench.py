@@ -171,7 +171,7 @@ def make_tables(count: int) -> list[dict]:
 
 def consumer_for(game_id: int, player: dict):
     """A table socket as Daphne would hold it after connecting; its frames are kept."""
-    from games.consumers import TableConsumer
+    from games.live.table import TableConsumer
 
     consumer = TableConsumer()
     consumer.scope = {"type": "websocket", "user": player["user"], "query_string": b"",

@@ -21,7 +21,7 @@ from django.http import Http404  # noqa: E402
 from django.http.request import split_domain_port, validate_host  # noqa: E402
 
 from durak_site.bodylimit import BodyLimit, install_in_daphne  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.live.routing import websocket_urlpatterns  # noqa: E402
 
 if "daphne.http_protocol" in sys.modules:
     # Run by Daphne: refuse a body over the limit as it arrives, not once read whole.

@@ -13,7 +13,7 @@ Here:
 - once the receive task reads again after a failure, it subscribes to every channel and
   group again (whatever redis-py restored or not), then hands every consumer that is in a
   group a `layer.reconnected` event: it may have missed something, and catches up from
-  the database (games.consumers.TableConsumer.layer_reconnected).
+  the database (games.live.table.TableConsumer.layer_reconnected).
 """
 
 from __future__ import annotations

@@ -204,7 +204,7 @@ else:
 # Live-table sockets allowed at once per client address and per game (beyond: closed 4429).
 WS_MAX_PER_ADDRESS = envint("WS_MAX_PER_ADDRESS", "20")
 WS_MAX_PER_GAME = envint("WS_MAX_PER_GAME", "200")
-# A socket's slot in those counts lasts this long unless its process renews it (games.sockets).
+# A socket's slot in those counts lasts this long unless its process renews it (games.live.sockets).
 WS_SLOT_SECONDS = envint("WS_SLOT_SECONDS", "60")
 
 # The cache (one-time form tokens) is shared by every process when Redis is there.

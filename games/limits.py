@@ -8,7 +8,7 @@ and counted here in one of three ways.
 - A token bucket (`Bucket`): `burst` uses at once, refilled at `per_second` (the frames
   one socket sends).
 
-Counting the live sockets (games.sockets) is another thing: connections open, not a rate.
+Counting the live sockets (games.live.sockets) is another thing: connections open, not a rate.
 """
 
 from __future__ import annotations

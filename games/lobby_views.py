@@ -45,7 +45,7 @@ def _lobby(request, form=None, status=200, *, quick=None, challenge=None):
         "form": form or CreateGameForm(),
         "quick": quick or QuickMatchForm(),
         "challenge": challenge or ChallengeForm(),
-        "live_page": "lobby",  # games.navigation refreshes the open tables
+        "live_page": "lobby",  # games.live.nav refreshes the open tables
     }
     template = "games/lobby.html"
     if wants_partial(request) and request.htmx.target == "open-games":

@@ -31,7 +31,7 @@ def user_group(user_id: int) -> str:
 
 
 def nav_group(user_id: int) -> str:
-    """A player's navigation sockets (games.navigation)."""
+    """A player's navigation sockets (games.live.nav)."""
     return f"nav-{user_id}"
 
 

@@ -92,6 +92,7 @@ def test_the_import_contracts_name_every_module_of_games():
         assert modules - allowed <= forbidden, f"{source} may import {modules - allowed - forbidden}"
     assert "django" in contracts[("games.engine",)]["forbidden_modules"]
     services = set(contracts[("games.services",)]["forbidden_modules"])
-    assert services == {"games.views", "games.consumers", "games.navigation", "games.tasks"}
+    assert services == {"games.present", "games.views", "games.live", "games.tasks"}
+    assert contracts[("games.live",)]["forbidden_modules"] == ["games.views"]
     assert any(c["type"] == "acyclic_siblings" and c["ancestors"] == ["games"]
                for c in config["contracts"])

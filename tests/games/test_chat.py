@@ -1,4 +1,4 @@
-"""The table chat (games.services.chat, the chat frames of games.consumers): seated players
+"""The table chat (games.services.chat, the chat frames of games.live.table): seated players
 write; they and the watchers of a public game read; escaped, length- and rate-limited; a
 player may mute another; nothing of it in a game you can't see."""
 

@@ -17,7 +17,8 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
 from durak_site.asgi import application
-from games import consumers, services, sockets
+from games import services
+from games.live import base, sockets
 from games.models import Game
 from tests.games.test_live import session_headers
 
@@ -73,7 +74,7 @@ def fresh_socket_counts(monkeypatch):
 
 @pytest.fixture
 def slow_clock(monkeypatch):
-    monkeypatch.setattr(consumers.SiteConsumer, "clock", OneFrameASecond())
+    monkeypatch.setattr(base.SiteConsumer, "clock", OneFrameASecond())
 
 
 @pytest.fixture
@@ -138,11 +139,11 @@ async def storm(comm, version: int, who: str, *, answers: bool):
         if who == "seated":
             await drain(comm, what)
     await drain(comm, who)
-    await comm.send_to(text_data="x" * (consumers.MAX_MESSAGE_BYTES + 1))
+    await comm.send_to(text_data="x" * (base.MAX_MESSAGE_BYTES + 1))
     if answers:
         assert "too large" in (await answer(comm))["text"]
         assert await answer(comm) == {
-            "type": "websocket.close", "code": consumers.CLOSE_TOO_BIG}
+            "type": "websocket.close", "code": base.CLOSE_TOO_BIG}
     else:
         assert await comm.receive_nothing(timeout=0.05)
 
@@ -185,7 +186,7 @@ async def test_the_table_answers_every_frame_and_never_crashes(
 async def test_an_outsider_without_the_invite_is_refused_and_counts_nothing(
         hidden, carol, alice):
     comm, connected, code = await open_socket(f"/ws/games/{hidden.pk}/", carol)
-    assert not connected and code == consumers.CLOSE_REFUSED
+    assert not connected and code == base.CLOSE_REFUSED
     await comm.disconnect()
     await assert_no_count_left(hidden, alice)
 

@@ -1,4 +1,4 @@
-"""The live table over WebSockets (games.consumers), with Channels' WebsocketCommunicator.
+"""The live table over WebSockets (games.live.table), with Channels' WebsocketCommunicator.
 
 Unit tier: in-memory channel layer, bots run eagerly. Each test drives the real ASGI
 application (origin check, session auth, URL routing) as a browser would.
@@ -17,9 +17,11 @@ from django.conf import settings
 from django.test import Client
 
 from durak_site.asgi import application
-from games import consumers, limits, services
+from games import limits, services
+from games.live import base
+from games.live.nav import NavConsumer
+from games.live.table import TableConsumer
 from games.models import Game
-from games.navigation import NavConsumer
 from tests.games.leaks import assert_no_leak
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.asyncio]
@@ -115,7 +117,7 @@ async def test_an_outsider_is_refused_at_a_private_game(alice, bob, carol, class
     game = await sync_to_async(services.create_game)(
         alice, classic, players=2, move_time=timedelta(hours=1), private=True)
     comm, connected, code = await connect(game, carol)
-    assert not connected and code == consumers.CLOSE_REFUSED
+    assert not connected and code == base.CLOSE_REFUSED
     comm, connected, _ = await connect(game, carol, query=f"?invite={game.invite_token}")
     assert connected
     await comm.disconnect()
@@ -128,7 +130,7 @@ async def test_an_unknown_game_is_refused(alice, db):
     comm = WebsocketCommunicator(application, "/ws/games/999999/",
                                  headers=await sync_to_async(session_headers)(alice))
     connected, code = await comm.connect()
-    assert not connected and code == consumers.CLOSE_REFUSED
+    assert not connected and code == base.CLOSE_REFUSED
 
 
 async def test_without_redis_a_socket_is_refused_cleanly(duel, alice, monkeypatch, caplog):
@@ -137,7 +139,7 @@ async def test_without_redis_a_socket_is_refused_cleanly(duel, alice, monkeypatc
 
     monkeypatch.setattr("channels.layers.InMemoryChannelLayer.group_add", down)
     comm, connected, code = await connect(duel, alice)
-    assert not connected and code == consumers.CLOSE_TRY_LATER
+    assert not connected and code == base.CLOSE_TRY_LATER
     assert "could not join game" in caplog.text and "ERROR" not in caplog.text
 
 
@@ -228,17 +230,17 @@ async def test_a_huge_message_closes_the_socket_and_changes_nothing(duel, alice)
     comm, *_ = await connect(duel, alice)
     await receive_table(comm)
     version = (await fresh(duel)).version
-    await comm.send_to(text_data="x" * (consumers.MAX_MESSAGE_BYTES + 1))
+    await comm.send_to(text_data="x" * (base.MAX_MESSAGE_BYTES + 1))
     html, _ = await receive_table(comm)
     assert "too large" in html
     closed = await comm.receive_output(timeout=3)
-    assert closed == {"type": "websocket.close", "code": consumers.CLOSE_TOO_BIG}
+    assert closed == {"type": "websocket.close", "code": base.CLOSE_TOO_BIG}
     assert (await fresh(duel)).version == version
 
 
 async def test_a_flood_is_cut_off(duel, alice, monkeypatch):
     # The bucket refills with time: stop its clock so a slow machine sees the same flood.
-    monkeypatch.setattr(consumers, "time", types.SimpleNamespace(monotonic=lambda: 1000.0))
+    monkeypatch.setattr(base, "time", types.SimpleNamespace(monotonic=lambda: 1000.0))
     comm, *_ = await connect(duel, alice)
     await receive_table(comm)
     for _ in range(limits.rate("socket_messages").burst + 20):
@@ -249,7 +251,7 @@ async def test_a_flood_is_cut_off(duel, alice, monkeypatch):
         outputs.append(out)
         if out["type"] == "websocket.close":
             break
-    assert outputs[-1]["code"] == consumers.CLOSE_FLOOD
+    assert outputs[-1]["code"] == base.CLOSE_FLOOD
     assert len(outputs) - 1 <= limits.rate("socket_messages").burst  # answered at most the burst, then closed
 
 
@@ -315,6 +317,6 @@ async def test_a_message_for_a_client_that_has_just_left_is_dropped():
     def gone(message):
         raise Disconnected("Attempt to send on a closed protocol")
 
-    for consumer in (consumers.TableConsumer(), NavConsumer()):
+    for consumer in (TableConsumer(), NavConsumer()):
         consumer.base_send = gone
         await sync_to_async(consumer.send)(text_data="<div id='table'></div>")

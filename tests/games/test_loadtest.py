@@ -6,7 +6,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from bench import loadecho, loadtest
-from games import routing
+from games.live import routing
 from games.models import Game
 
 from .conftest import client_for, to_act

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.middleware import seen
 from bench import loadtest
 from bench.movebench import consumer_for
-from games import consumers
+from games.live import base
 from games.models import Game
 from games.present import snapshots
 from games.views import table_html
@@ -90,7 +90,7 @@ class OneMoveASecond:
 
 def test_a_move_over_the_socket_costs_the_same_queries_early_and_late(duel, monkeypatch):
     # The wall clock stands still (the fastest machine): only the sockets' own clocks move.
-    monkeypatch.setattr(consumers, "time", types.SimpleNamespace(monotonic=lambda: 1000.0))
+    monkeypatch.setattr(base, "time", types.SimpleNamespace(monotonic=lambda: 1000.0))
     users = {s.number: s.player for s in duel.seats.all()}
     clients = {n: client_for(u) for n, u in users.items()}
     sockets = {n: consumer_for(duel.pk, {"user": u, "session": clients[n].session.session_key})

@@ -126,7 +126,7 @@ def test_a_refused_rematch_answers_with_the_table_and_why(duel, alice):
 
 
 def test_a_rematch_offer_waits_in_my_games_and_on_the_badge(finished, alice, bob, carol):
-    from games.navigation import waiting_for
+    from games.live.nav import waiting_for
 
     assert waiting_for(alice) == 0
     services.accept_rematch(finished.pk, bob)

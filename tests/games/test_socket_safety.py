@@ -14,8 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from durak_site.asgi import application
-from games import consumers, limits, sockets
-from games.navigation import NavConsumer
+from games import limits
+from games.live import base, sockets
+from games.live.nav import NavConsumer
+from games.live.table import TableConsumer
 from games.notify import group_name, nav_group
 from tests.games.test_live import connect, fresh, legal, receive_table
 
@@ -97,7 +99,7 @@ async def test_log_out_closes_the_socket_and_its_moves_are_not_played(duel, alic
     response = await sync_to_async(client.post)(reverse("logout"))
     assert response.status_code in (200, 302)
     await comm.send_to(text_data=json.dumps({"action": action, "version": before.version}))
-    await assert_closed(comm, consumers.CLOSE_SIGNED_OUT)
+    await assert_closed(comm, base.CLOSE_SIGNED_OUT)
     # Closed once: the move that crossed the log-out is dropped, not answered with a
     # second close (one that came after the test's end once hung the test run).
     assert await comm.receive_nothing(timeout=0.5)
@@ -116,7 +118,7 @@ async def test_a_move_over_a_socket_whose_session_is_gone_is_not_played(duel, al
     key = client.cookies[settings.SESSION_COOKIE_NAME].value
     await sync_to_async(lambda: SessionStore(session_key=key).delete())()
     await comm.send_to(text_data=json.dumps({"action": action, "version": before.version}))
-    await assert_closed(comm, consumers.CLOSE_SIGNED_OUT)
+    await assert_closed(comm, base.CLOSE_SIGNED_OUT)
     assert (await fresh(duel)).version == before.version
     await comm.disconnect()
 
@@ -136,7 +138,7 @@ async def test_a_new_password_or_a_closed_account_closes_the_socket(duel, alice,
         user.save()
 
     await sync_to_async(apply)()
-    await assert_closed(comm, consumers.CLOSE_SIGNED_OUT)
+    await assert_closed(comm, base.CLOSE_SIGNED_OUT)
     await comm.disconnect()
 
 
@@ -179,7 +181,7 @@ async def test_sockets_beyond_the_limit_per_address_are_refused(duel, alice, set
     _client, headers = await sync_to_async(logged_in)(alice)
     comms = await open_tables(duel, headers, ["203.0.113.7"] * 3)
     extra, _connected, _ = await open_socket(duel, headers, "203.0.113.7")
-    await assert_closed(extra, consumers.CLOSE_TOO_MANY)
+    await assert_closed(extra, base.CLOSE_TOO_MANY)
     comms += await open_tables(duel, headers, ["198.51.100.9"])  # another address
     await comms.pop(0).disconnect()  # a closed socket frees its place
     comms += await open_tables(duel, headers, ["203.0.113.7"])
@@ -192,7 +194,7 @@ async def test_sockets_beyond_the_limit_per_game_are_refused(duel, alice, settin
     _client, headers = await sync_to_async(logged_in)(alice)
     comms = await open_tables(duel, headers, ["203.0.113.1", "203.0.113.2"])
     extra, _connected, _ = await open_socket(duel, headers, "203.0.113.50")
-    await assert_closed(extra, consumers.CLOSE_TOO_MANY)
+    await assert_closed(extra, base.CLOSE_TOO_MANY)
     for comm in comms:
         await comm.disconnect()
 
@@ -222,7 +224,7 @@ async def test_a_consumer_that_crashes_still_frees_its_place(duel, alice, settin
     await comm.receive_from(timeout=10)  # the table, or the navigation's count
     handler, group = {"table": ("game_changed", group_name(duel.pk)),
                       "navigation": ("people_changed", nav_group(alice.pk))}[kind]
-    cls = consumers.TableConsumer if kind == "table" else NavConsumer
+    cls = TableConsumer if kind == "table" else NavConsumer
     original = cls.__dict__[handler]
     setattr(cls, handler, broken)
     try:
@@ -240,7 +242,7 @@ async def test_a_consumer_that_crashes_still_frees_its_place(duel, alice, settin
 
 
 async def test_a_flood_on_the_navigation_socket_closes_it(alice, monkeypatch):
-    monkeypatch.setattr(consumers.SiteConsumer, "clock", staticmethod(lambda: 1000.0))  # frozen
+    monkeypatch.setattr(base.SiteConsumer, "clock", staticmethod(lambda: 1000.0))  # frozen
     _client, headers = await sync_to_async(logged_in)(alice)
     comm = WebsocketCommunicator(application, "/ws/me/", headers=headers)
     connected, _ = await comm.connect()
@@ -248,7 +250,7 @@ async def test_a_flood_on_the_navigation_socket_closes_it(alice, monkeypatch):
     await comm.receive_from(timeout=10)  # the navigation's count
     for _ in range(limits.rate("socket_messages").burst + 5):
         await comm.send_to(text_data="{}")
-    await assert_closed(comm, consumers.CLOSE_FLOOD)
+    await assert_closed(comm, base.CLOSE_FLOOD)
     await comm.disconnect()
 
 
@@ -285,4 +287,4 @@ async def test_a_channel_layer_that_cannot_reach_redis_refuses_the_handshake_pol
     url = f"/ws/games/{duel.pk}/" if path == "table" else path
     comm = WebsocketCommunicator(application, url, headers=headers)
     connected, code = await comm.connect(timeout=10)  # a crash would raise here
-    assert not connected and code == consumers.CLOSE_TRY_LATER
+    assert not connected and code == base.CLOSE_TRY_LATER

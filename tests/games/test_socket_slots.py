@@ -1,11 +1,11 @@
-"""games.sockets without Redis: slots that run out unless their process renews them, and a
+"""games.live.sockets without Redis: slots that run out unless their process renews them, and a
 refused socket that holds and extends nothing (the Redis store: tests/integration)."""
 
 import os
 
 import pytest
 
-from games import sockets
+from games.live import sockets
 
 GAME = sockets.game_key(1)
 ADDRESS = sockets.address_key("203.0.113.9")

@@ -1,4 +1,4 @@
-"""Socket counts in the real Redis, held by real Daphne processes (games.sockets).
+"""Socket counts in the real Redis, held by real Daphne processes (games.live.sockets).
 
 A Daphne killed with SIGKILL never closes its sockets: their places come free by
 themselves within WS_SLOT_SECONDS (a few seconds here), while a living Daphne keeps its
@@ -12,7 +12,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
-from games import sockets
+from games.live import sockets
 
 from .procs import LOOPBACK, wait_until
 from .test_daphne import cookie_header, session_cookie, table_frame

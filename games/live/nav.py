@@ -13,15 +13,15 @@ from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from .consumers import (
+from ..models import Game
+from ..notify import LOBBY_GROUP, nav_group, user_group
+from .base import (
     CLOSE_FLOOD,
     CLOSE_SIGNED_OUT,
     CLOSE_TOO_MANY,
     CLOSE_TRY_LATER,
     SiteConsumer,
 )
-from .models import Game
-from .notify import LOBBY_GROUP, nav_group, user_group
 
 logger = logging.getLogger(__name__)
 PAGES = ("lobby", "mine")  # pages with a live list besides the navigation

@@ -1,0 +1,177 @@
+"""What every socket of the site shares (live/table.py's table sockets, live/nav.py's
+per-page socket): the language it is read in, its place in the socket counts
+(live/sockets.py), the check that its log-in still stands, a token bucket against floods,
+and the close codes; a message for a client that has just left is dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from importlib import import_module
+from types import SimpleNamespace
+
+from asgiref.sync import async_to_sync, sync_to_async
+from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.generic.websocket import WebsocketConsumer
+from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.utils import translation
+from django.utils.crypto import constant_time_compare
+
+from .. import limits
+from . import sockets
+
+MAX_MESSAGE_BYTES = 8 * 1024  # a move is a few hundred bytes
+CLOSE_REFUSED = 4403
+CLOSE_FLOOD = 4429
+CLOSE_TOO_BIG = 4413
+CLOSE_SIGNED_OUT = 4401  # the session ended (log-out, new password, account closed)
+CLOSE_TOO_MANY = 4429  # too many sockets from this address or on this table
+CLOSE_TRY_LATER = 1013  # the site's Redis is unreachable: the page falls back to its poll
+
+logger = logging.getLogger(__name__)
+
+
+def reader_language(scope) -> str:
+    """The language the socket's pages are read in, chosen as for a page (LocaleMiddleware,
+    then accounts' PlayerLanguageMiddleware): the player's saved language, else the
+    language cookie, else the browser's Accept-Language."""
+    user = scope.get("user")
+    saved = getattr(user, "language", "") if user is not None and user.is_authenticated else ""
+    if saved and saved in dict(settings.LANGUAGES):
+        return saved
+    headers = dict(scope.get("headers") or [])
+    request = SimpleNamespace(COOKIES=scope.get("cookies") or {}, META={
+        "HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")})
+    return translation.get_language_from_request(request)
+
+
+class SiteConsumer(WebsocketConsumer):
+    """A socket of the site's own: a message for a client that has just left is dropped.
+
+    A browser that moves to another page closes its sockets at once, maybe while this
+    consumer is still rendering (say the whole table on connect); Daphne's WebSocket
+    protocol then refuses the send (Disconnected), and that is no error of the site's.
+    """
+
+    closing = False  # this side has closed the socket
+    slot = ""  # this socket's name in the socket counts (games.live.sockets), once counted
+
+    async def __call__(self, scope, receive, send):
+        """The socket's whole life: however it ends (a crash too), its slots are freed."""
+        try:
+            await super().__call__(scope, receive, send)
+        except BaseException as exc:
+            if isinstance(exc, Exception) and not hasattr(self, "base_send"):
+                # The channel layer failed before the socket began (Redis is down):
+                # refuse the handshake; the page polls and tries again.
+                logger.warning("could not open a channel for a socket", exc_info=True)
+                await send({"type": "websocket.close", "code": CLOSE_TRY_LATER})
+                return
+            for group in getattr(self, "groups_joined", []):  # a crash skipped disconnect
+                try:
+                    await self.channel_layer.group_discard(group, self.channel_name)
+                except Exception:  # the crash is what matters here
+                    pass
+            raise
+        finally:
+            if self.slot:
+                await sync_to_async(sockets.release, thread_sensitive=False)(self.slot)
+
+    def socket_limits(self) -> list[tuple[str, int]]:
+        """The counts this socket is one of: its client address's (WS_MAX_PER_ADDRESS)."""
+        address = (self.scope.get("client") or [None])[0]
+        return [(sockets.address_key(address), settings.WS_MAX_PER_ADDRESS)] if address else []
+
+    def take_slot(self) -> bool:
+        """Count this socket in; False, counted nowhere, when a limit is full."""
+        slot = uuid.uuid4().hex
+        if not sockets.take(slot, self.socket_limits()):
+            return False
+        self.slot = slot
+        return True
+
+    def leave_groups(self):
+        try:
+            for group in getattr(self, "groups_joined", []):
+                async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
+        except Exception:  # Redis is down: the layer forgets the channel by itself
+            logger.warning("could not leave the groups of a closed socket", exc_info=True)
+
+    def websocket_disconnect(self, message):
+        try:
+            super().websocket_disconnect(message)
+        finally:
+            sockets.release(self.slot)
+
+    def layer_reconnected(self, event):
+        """The channel layer is back in touch with Redis (durak_site.channel_layer)."""
+
+    @database_sync_to_async
+    def dispatch(self, message):
+        """As SyncConsumer's, in the reader's language (as their pages are). Once this
+        side has closed the socket, what still arrives but the disconnect is dropped (a
+        move sent after a log-out would otherwise be answered with a second close)."""
+        if self.closing and message["type"] != "websocket.disconnect":
+            return
+        if not hasattr(self, "language"):
+            self.language = reader_language(self.scope)
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        with translation.override(self.language):
+            handler(message)
+
+    def close(self, code=None, reason=None):
+        self.closing = True
+        sockets.release(self.slot)  # a socket refused or closed by the site counts no more
+        super().close(code=code, reason=reason)
+
+    def send(self, text_data=None, bytes_data=None, close=False):
+        try:
+            super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            pass  # the client is gone; its disconnect event follows
+
+    # ------------------------------------------------------------ the flood limit
+    bucket: limits.Bucket | None = None  # made at the socket's first message
+
+    @staticmethod
+    def clock() -> float:
+        """The flood limit's clock (a test gives a socket its own)."""
+        return time.monotonic()
+
+    def _allow(self) -> bool:
+        """A token bucket per connection, settings.LIMITS["socket_messages"]: beyond its
+        burst, the socket is closed (CLOSE_FLOOD)."""
+        if self.bucket is None:
+            self.bucket = limits.Bucket("socket_messages", clock=self.clock)
+        return self.bucket.allow()
+
+    # ------------------------------------------------------------ the session
+    def session_valid(self) -> bool:
+        """The socket's log-in still stands: its session exists, names this user, carries
+        the user's current auth hash (a new password ends it), and the user is active."""
+        if self.user is None or not self.user.is_authenticated:
+            return True  # nothing to outlive; moves need a user anyway
+        key = getattr(self.scope.get("session"), "session_key", None)
+        if not key:
+            return False
+        store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
+        if str(store.get(SESSION_KEY)) != str(self.user.pk):
+            return False
+        user = get_user_model().objects.filter(pk=self.user.pk, is_active=True).first()
+        stored_hash = store.get(HASH_SESSION_KEY) or ""
+        return user is not None and constant_time_compare(stored_hash,
+                                                          user.get_session_auth_hash())
+
+    def session_ended(self, event):
+        """From the user's group: a log-out (of this session?) or a change to the user."""
+        ended = event.get("session_key")
+        mine = getattr(self.scope.get("session"), "session_key", None)
+        if (ended and ended == mine) or not self.session_valid():
+            self.close(code=CLOSE_SIGNED_OUT)
