@@ -35,7 +35,7 @@ def test_report_prints_one_row_per_run():
 def test_it_plays_a_deal_from_what_each_seat_sees(duel):
     """choose_move reads a seat's pushed table: a move for the seat to act, none for the
     other; posted as the benchmark posts it, each one is accepted."""
-    from games.views import table_html
+    from games.present.render import table_html
 
     users = {s.number: s.player for s in duel.seats.all()}
     for _ in range(30):

@@ -19,7 +19,7 @@ from bench.movebench import consumer_for
 from games.live import base
 from games.models import Game
 from games.present import snapshots
-from games.views import table_html
+from games.present.render import table_html
 
 from .conftest import client_for, to_act
 

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from games import services
 from games.models import Game, Rating
 from games.present import snapshots
-from games.views import table_html
+from games.present.render import table_html
 
 from .conftest import client_for, first_legal, post_move
 from .matchplay import play_on

@@ -1,5 +1,5 @@
 """The lobby (make a table, quick match, challenges), My games and vacation: small function
-views; every change goes to services, and a table made or found is shown by games.views."""
+views; every change goes to services, and a table made or found is shown by games.views.table."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import once, services
-from .forms import ChallengeForm, CreateGameForm, LobbyFilterForm, QuickMatchForm
-from .models import Game
-from .present import outcome
-from .views import to_table, wants_partial
+from .. import once, services
+from ..forms import ChallengeForm, CreateGameForm, LobbyFilterForm, QuickMatchForm
+from ..models import Game
+from ..present import outcome
+from .table import to_table, wants_partial
 
 
 # ----------------------------------------------------------------------------- lobby

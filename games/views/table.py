@@ -1,5 +1,5 @@
 """The table: small function views; every change goes to services (the lobby, My games
-and challenges: games.lobby_views).
+and challenges: games.views.lobby).
 
 Each page is a full page on a normal request and a named partial on an htmx request.
 A refused change answers 4xx with the current table (or form) and a message.
@@ -19,10 +19,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import services, wire
-from .models import Game
-from .present import outcome, snapshots
-from .present.render import TABLE, chat_html, chat_lines_after, reader_context, table_html
+from .. import services, wire
+from ..models import Game
+from ..present import outcome, snapshots
+from ..present.render import TABLE, chat_html, chat_lines_after, reader_context, table_html
 
 
 def wants_partial(request) -> bool:

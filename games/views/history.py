@@ -11,11 +11,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import notify, replay, review, services
-from .models import Game
-from .present import standings
-from .services import coach
-from .services.ratings import BRACKETS, MIN_GAMES
+from .. import notify, replay, review, services
+from ..models import Game
+from ..present import standings
+from ..services import coach
+from ..services.ratings import BRACKETS, MIN_GAMES
 
 MOVE_DIGITS = 6  # ?move= longer than this is not a move number
 

@@ -1,0 +1,3 @@
+"""The site's HTTP pages and htmx answers: table.py (a table and its changes), lobby.py
+(the lobby, My games, challenges), history.py (replays, reviews, leaderboards). Every
+change goes to services; what a reader sees is built in games.present."""
