@@ -3,8 +3,8 @@
 A bounded cache, least recently used out, its entries optionally dropped after some
 seconds, safe across threads (views and sync consumers run in Daphne's threads):
 cachetools' LRUCache or TTLCache under a lock. Used for a table's renders
-(games.present.render), a deal's log lines (games.present.table) and a table at one version
-(games.present.snapshots).
+(games.present.render), a deal's log lines (games.present.table) and a table at one
+version (games.present.snapshots).
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """The HTML of a table and its chat for one reader, for a page, an htmx answer or a
 socket frame (views and live both send what is built here).
 
-One render of a table per version and reader is kept a little while. After a move the table is rendered for the mover's answer and pushed to every socket of
-the table; the mover's own socket, their other tabs and every anonymous spectator would
-render the same view again. table_html keeps each render here under the
-game, its version and who reads it (the user, or every anonymous reader of that invite
-alike), so each distinct view is rendered once per version in a process.
+One render of a table per version and reader is kept a little while. After a move the
+table is rendered for the mover's answer and pushed to every socket of the table; the
+mover's own socket, their other tabs and every anonymous spectator would render the same
+view again. table_html keeps each render here under the game, its version and who reads
+it (the user, or every anonymous reader of that invite alike), so each distinct view is
+rendered once per version in a process.
 
 The parts that differ between requests and sockets are left as marks and put in by
 `fill`: the reader's CSRF token, and whether the table swaps itself in out of band
