@@ -16,6 +16,15 @@ def need_user(user) -> None:
         raise Forbidden(_("Log in to play."))
 
 
+def find_game(game_id, games=None) -> Game:
+    """The game of this id (from `games`, say a locking queryset); NotFound for a bad id."""
+    games = Game.objects if games is None else games
+    try:
+        return games.get(pk=int(game_id))
+    except (TypeError, ValueError, Game.DoesNotExist):
+        raise NotFound(_("There is no such game.")) from None
+
+
 def seats_of(game: Game) -> list[Seat]:
     """The game's seats in order, with their players."""
     return list(game.seats.select_related("player").order_by("number"))

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from .. import notify
 from ..models import Game, Move, Seat
-from .access import can_view, need_user, own_seat, seats_of
+from .access import can_view, find_game, need_user, own_seat, seats_of
 from .errors import BadRequest, Conflict, Forbidden, NotFound, StaleVersion
 from .turn import bot_holds_initiative
 
@@ -108,15 +108,8 @@ def parse_version(version) -> int:
 
 def lock_game(game_id) -> Game:
     """The game row, locked until the transaction ends; NotFound for a bad id."""
-    try:
-        pk = int(game_id)
-    except (TypeError, ValueError):
-        raise NotFound(_("There is no such game.")) from None
-    try:
-        # Lock the game row only (no joins: FOR UPDATE would lock the preset row too).
-        return Game.objects.select_for_update().get(pk=pk)
-    except Game.DoesNotExist:
-        raise NotFound(_("There is no such game.")) from None
+    # Lock the game row only (no joins: FOR UPDATE would lock the preset row too).
+    return find_game(game_id, Game.objects.select_for_update())
 
 
 def new_change(game: Game, user=None) -> Change:
@@ -179,12 +172,6 @@ def read(game_id, user=SITE, **checks) -> Change:
     only look (the coach)."""
     if user is not SITE:
         need_user(user)
-    try:
-        game = Game.objects.filter(pk=int(game_id)).first()
-    except (TypeError, ValueError):
-        game = None
-    if game is None:
-        raise NotFound(_("There is no such game."))
-    change = _reading(game, user)
+    change = _reading(find_game(game_id), user)
     require(change, **checks)
     return change

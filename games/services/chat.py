@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from .. import limits, notify
 from ..models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, Game
-from .access import can_view, need_user, seat_of
+from .access import can_view, find_game, need_user, seat_of
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound
 
 # Quick phrases (for phones): stored as their key, worded in each reader's language.
@@ -29,16 +29,6 @@ HISTORY = 100  # messages a table shows
 
 class TooFast(GameError):
     status = 429
-
-
-def _game(game_id) -> Game:
-    try:
-        game = Game.objects.filter(pk=int(game_id)).first()
-    except (TypeError, ValueError):
-        game = None
-    if game is None:
-        raise NotFound(_("There is no such game."))
-    return game
 
 
 def can_read(game: Game, user, invite_token=None) -> bool:
@@ -65,7 +55,7 @@ def clean_text(text) -> str:
 def post(game_id, user, *, text=None, phrase=None) -> ChatMessage:
     """A seated player writes `text` (or sends the quick phrase `phrase`)."""
     need_user(user)
-    game = _game(game_id)
+    game = find_game(game_id)
     if seat_of(game, user) is None:
         if not can_view(game, user):
             raise NotFound(_("There is no such game."))
@@ -113,7 +103,7 @@ def readable_by(message: ChatMessage, user, invite_token=None) -> bool:
 def set_mute(user, game_id, player_id, muted: bool) -> None:
     """Mute (or unmute) a player seated at a game whose chat the user reads."""
     need_user(user)
-    game = _game(game_id)
+    game = find_game(game_id)
     if not can_read(game, user):
         raise NotFound(_("There is no such game."))
     try:
