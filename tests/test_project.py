@@ -71,28 +71,18 @@ def test_it_reads_smtp_settings_from_email_url():
         mailer("http://mail.example.org")
 
 
-def test_the_import_contracts_name_every_module_of_games():
-    """The engine, bots and notify contracts list games' modules one by one: a new module
-    must be added there, or it could be imported where the layering forbids."""
-    import pkgutil
+def test_one_layers_contract_places_every_module_of_games():
+    """One layers contract over games, exhaustive: a new module fails `lint-imports` until it
+    has its place; services sit below what a reader sees, the pages, the sockets and tasks."""
     import tomllib
     from pathlib import Path
 
-    import games
-
     root = Path(__file__).resolve().parents[1]
     config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["importlinter"]
-    contracts = {tuple(c["source_modules"]): c for c in config["contracts"]
-                 if c["type"] == "forbidden"}
-    modules = {f"games.{m.name}" for m in pkgutil.iter_modules(games.__path__)}
-    assert {"games.engine", "games.services", "games.notify", "games.bots"} <= modules
-    for source in ("games.engine", "games.bots", "games.notify"):
-        forbidden = set(contracts[(source,)]["forbidden_modules"])
-        allowed = {source} | ({"games.engine"} if source == "games.bots" else set())
-        assert modules - allowed <= forbidden, f"{source} may import {modules - allowed - forbidden}"
-    assert "django" in contracts[("games.engine",)]["forbidden_modules"]
-    services = set(contracts[("games.services",)]["forbidden_modules"])
-    assert services == {"games.present", "games.views", "games.live", "games.tasks"}
-    assert contracts[("games.live",)]["forbidden_modules"] == ["games.views"]
-    assert any(c["type"] == "acyclic_siblings" and c["ancestors"] == ["games"]
-               for c in config["contracts"])
+    [layers] = [c for c in config["contracts"] if c["type"] == "layers"]
+    assert layers["containers"] == ["games"] and layers["exhaustive"] is True
+    rows = [{name.strip() for name in row.split("|")} for row in layers["layers"]]
+    level = {name: depth for depth, row in enumerate(rows) for name in row}
+    for above in ("present", "views", "live", "tasks"):
+        assert level[above] < level["services"], above
+    assert level["engine"] == len(rows) - 1 and {"notify", "limits"} <= rows[-1]
