@@ -67,7 +67,10 @@ def loss_rate(rules: Rules, a: Params, b: Params, decks: int, seed: str, pool: P
     jobs: list[Job] = [(rules.to_dict(), asdict(a), asdict(b), seed, s, min(step, decks - s))
                        for s in range(0, decks, step)]
     results = pool.map(_chunk, jobs)
-    return sum(r[0] for r in results) / sum(r[1] for r in results)
+    played = sum(r[1] for r in results)
+    if not played:  # only draws: nothing tells A from B
+        return 1 / rules.team_count
+    return sum(r[0] for r in results) / played
 
 
 def tune(rules: Rules, decks: int, rounds: int, margin: float, workers: int, seed: str) -> Params:
@@ -91,11 +94,18 @@ def tune(rules: Rules, decks: int, rounds: int, margin: float, workers: int, see
     return best
 
 
+def _at_least_one(text: str) -> int:
+    number = int(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError("needs at least 1")
+    return number
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.tune", description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--transfer", action="store_true")
-    parser.add_argument("--decks", type=int, default=2000)
+    parser.add_argument("--decks", type=_at_least_one, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--margin", type=float, default=0.015)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)

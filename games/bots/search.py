@@ -31,7 +31,7 @@ MAX_SOLVER_DEPTH = 300
 BUDGET_USE = 0.9
 
 # Expert's playout policy: the heuristic's knobs after self-play tuning (`python -m
-# games.bots.tune`). No nudge of any knob beat the defaults over 6,000 mirrored deals, so
+# bench.tune`). No nudge of any knob beat the defaults over 6,000 mirrored deals, so
 # the tuned knobs are the defaults.
 EXPERT_PARAMS = DEFAULT
 # Expert's edge: noisy playouts. At each step of a playout, with this chance, a random
