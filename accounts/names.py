@@ -13,6 +13,7 @@ import unicodedata
 from functools import cache
 
 from confusable_homoglyphs import confusables
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
@@ -78,7 +79,7 @@ def validate_player_name(name: str, *, player=None) -> None:
     `player` is the one choosing the name (None at sign-up): their own names don't count
     as someone else's.
     """
-    from .models import Player  # models import this module for skeletons
+    Player = get_user_model()  # the model imports this module for skeletons
 
     if any(unicodedata.category(char) in REFUSED_CATEGORIES for char in name):
         raise ValidationError(
