@@ -22,10 +22,11 @@ from .deal import Deal
 from .errors import IllegalAction, InvalidAction
 from .infostate import View
 from .match import Match
+from .outcome import Outcome, Termination
 from .rules import Rules
 
 __all__ = [
-    "Card", "Rules", "Deal", "Match", "IllegalAction",
+    "Card", "Rules", "Deal", "Match", "Outcome", "Termination", "IllegalAction",
     "Attack", "Defend", "Take", "Pass", "Transfer", "ExchangeTrump",
     "Action", "InvalidAction", "View", "action_from_token", "action_from_dict",
     "beats", "full_deck", "ALL_CARDS", "LOWEST_RANK",

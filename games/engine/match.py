@@ -1,4 +1,5 @@
-"""A match: a series of deals at one table (R23, R24, R33), and resigning it."""
+"""A match: a series of deals at one table (R23, R24, R33), resigning or forfeiting it,
+and its outcome."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 import random
 
 from .deal import Deal
+from .outcome import Outcome, Termination
 from .rules import Rules
 
 
@@ -13,7 +15,8 @@ class Match:
     """Deals in a row with dealer rotation and a tally of losses.
 
     Ends after `deals` deals or when someone reaches `loss_limit` losses (either given;
-    neither: a single deal), or when a side resigns (`resign`).
+    neither: a single deal), or when a side resigns (`resign`) or a player forfeits
+    (`forfeit`); `outcome()` then says how it ended and who lost.
     """
 
     def __init__(self, rules: Rules, *, deals: int | None = None, loss_limit: int | None = None,
@@ -31,6 +34,7 @@ class Match:
         self.results: list[int | None] = []  # per finished deal: losing seat/team, None = draw
         self.prev_loser: int | None = None
         self.resigned: int | None = None  # the seat or team that resigned the match
+        self.forfeited: int | None = None  # the seat that forfeited it (section 10)
         self.deal = Deal.start(rules, seed=self._deal_seed(0), dealer=self.dealer, opener=None)
 
     def _deal_seed(self, index: int) -> str | None:
@@ -77,16 +81,31 @@ class Match:
 
     @property
     def loser(self) -> int | None:
-        """The seat (or team) that lost the match once it is over: the side that resigned,
-        else the one with the most losses (R24); None while playing or on a shared last
-        place."""
+        """The seat (or team) that lost the match once it is over: the side that resigned
+        or forfeited, else the one with the most losses (R24); None while playing or on a
+        shared last place."""
+        outcome = self.outcome()
+        return None if outcome is None else outcome.loser
+
+    def outcome(self) -> Outcome | None:
+        """How the match ended and who lost it, once it is over (R24, section 10); None
+        while it is played."""
         if not self.is_over:
             return None
+        losses = self.losses
+        tally = tuple(losses[side] for side in self._sides())
+        deals = len(self._finished())
+        if self.forfeited is not None:
+            return Outcome(Termination.FORFEIT, self.resigned, tally, deals, self.forfeited)
         if self.resigned is not None:
-            return self.resigned
-        most = max(self.losses.values())
-        worst = [side for side, count in self.losses.items() if count == most]
-        return worst[0] if len(worst) == 1 else None
+            seat = None if self.rules.teams else self.resigned
+            return Outcome(Termination.RESIGNATION, self.resigned, tally, deals, seat)
+        most = max(tally)
+        worst = [side for side, count in enumerate(tally) if count == most]
+        loser = worst[0] if len(worst) == 1 else None
+        if self.loss_limit is not None and most >= self.loss_limit:
+            return Outcome(Termination.LOSS_LIMIT, loser, tally, deals)
+        return Outcome(Termination.DEALS_PLAYED, loser, tally, deals)
 
     def resign(self, side: int) -> None:
         """`side` (a seat; in team play a team) gives up: it loses the match, and the deal
@@ -99,6 +118,16 @@ class Match:
         if self.is_over:
             raise ValueError("The match is over.")
         self.resigned = side
+
+    def forfeit(self, seat: int) -> None:
+        """Section 10: the player at `seat` ran out of time too often and forfeits the
+        match. Their side (their team in team play) loses it as by resigning (R24), the
+        deal in play, if unfinished, counting as lost by it; the outcome names the seat."""
+        n = self.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat must be a seat number 0..{n - 1}, not {seat!r}.")
+        self.resign(self.rules.team_of(seat))
+        self.forfeited = seat
 
     def next_deal(self) -> Deal:
         """Start the next deal once the current one is over (R23, R33)."""
@@ -131,6 +160,7 @@ class Match:
             "rules": self.rules.to_dict(), "deals": self.deals, "loss_limit": self.loss_limit,
             "seed": self.seed, "dealer": self.dealer, "results": self.results,
             "prev_loser": self.prev_loser, "resigned": self.resigned,
+            "forfeited": self.forfeited,
             "deal": self.deal.to_json(),
         }, separators=(",", ":"))
 
@@ -143,6 +173,7 @@ class Match:
             self.deals, self.loss_limit, self.seed = d["deals"], d["loss_limit"], d["seed"]
             self.dealer, self.results, self.prev_loser = d["dealer"], d["results"], d["prev_loser"]
             self.resigned = d.get("resigned")  # absent in matches saved before resigning
+            self.forfeited = d.get("forfeited")  # absent in matches saved before forfeits
             self.deal = Deal.from_json(d["deal"])
         except (KeyError, TypeError, json.JSONDecodeError) as exc:
             raise ValueError(f"Not a saved match: {exc}") from None
