@@ -1,10 +1,14 @@
 """The HTML of a table and its chat for one reader, for a page, an htmx answer or a
 socket frame (views and live both send what is built here).
 
+`table_view` is what one reader sees of a table: the page (games.views.table) takes its
+context and adds what is HTTP (the request's CSRF token, the chat beside it); an htmx
+answer and a socket (games.live.table) take its HTML.
+
 One render of a table per version and reader is kept a little while. After a move the
 table is rendered for the mover's answer and pushed to every socket of the table; the
 mover's own socket, their other tabs and every anonymous spectator would render the same
-view again. table_html keeps each render here under the game, its version and who reads
+view again. A TableView keeps each render here under the game, its version and who reads
 it (the user, or every anonymous reader of that invite alike), so each distinct view is
 rendered once per version in a process.
 
@@ -17,6 +21,7 @@ time ("59 minutes left") are never old.
 
 from __future__ import annotations
 
+from functools import cached_property
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
@@ -117,31 +122,74 @@ def _helpers(game: Game, seats, me, ctx: dict) -> dict:
     }
 
 
-def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=False,
-               site_root="", seats=None, zone=None) -> str:
-    """The table partial: for a WebSocket (`oob`: swapped in by id, `hx-swap-oob`) or an
-    htmx answer. `site_root` ("https://host") makes the invite link absolute; `zone`, the
-    time zone of the times shown (None: the user's own; there may be no request here).
+class TableView:
+    """What one reader sees of a table at one version (made by `table_view`): `context`
+    for the whole page, `html()` for an htmx answer or a socket frame.
 
-    With `seats` (a games.present.snapshots table) and no message, the render is kept for the
-    next reader of the same view at this version (kept here).
+    The context is built only when asked for: a kept render of the same view (the mover's
+    answer, another tab, every anonymous spectator) needs none.
+    """
+
+    def __init__(self, game: Game, user, *, invite: str, message, seats, site_root: str,
+                 zone: str) -> None:
+        self.game, self.user, self.invite, self.message = game, user, invite, message
+        self.seats, self.site_root, self.zone = seats, site_root, zone
+
+    @cached_property
+    def context(self) -> dict:
+        """The template's context for templates/games/table.html (reader_context, and the
+        site's root for absolute links such as the invite link)."""
+        ctx = reader_context(self.game, self.user, invite=self.invite, message=self.message,
+                             seats=self.seats)
+        ctx["site_root"] = self.site_root
+        return ctx
+
+    def key(self) -> tuple | None:
+        """The kept render's name: with `seats` (a games.present.snapshots table) and no
+        message, one render per game, version, reader (the user, or every anonymous
+        reader of that invite alike), site, language and time zone."""
+        if self.message is not None or self.seats is None:
+            return None
+        user = self.user
+        reader = user.pk if user is not None and user.is_authenticated else None
+        return (self.game.pk, self.game.version, reader, self.invite, self.site_root,
+                get_language(), self.zone)
+
+    def html(self, *, csrf_token: str = "", oob: bool = False) -> str:
+        """The table partial for one reader: `oob` for a socket (swapped in by id,
+        `hx-swap-oob`), else an htmx answer; with the reader's CSRF token."""
+        key = self.key()
+        html = get(key)
+        if html is None:
+            ctx = {**self.context, "csrf_token": CSRF_MARK, "oob": SWAP_MARK}
+            with timezone.override(ZoneInfo(self.zone)):
+                html = render_to_string(TABLE + "#table", ctx)
+            put(key, html)
+        return fill(html, csrf_token=csrf_token, oob=oob)
+
+
+def table_view(game: Game, user, *, invite="", message=None, seats=None, site_root="",
+               zone=None) -> TableView:
+    """What `user` sees of the table (seated: their own view; anyone else: a
+    spectator's), for a page (the view adds the request's CSRF token and the chat beside
+    it) or a socket. `game` is read fresh by the caller (with its preset). `site_root`
+    ("https://host": the request's or the socket's origin; "": SITE_URL) makes the invite
+    link absolute; `zone`, the time zone of the times shown (None: the user's own, there
+    may be no request here); `seats` (a games.present.snapshots table) lets the render be
+    kept for the next reader of the same view at this version.
     """
     site_root = site_root or settings.SITE_URL.rstrip("/")
     if zone is None:  # no middleware here: the player's own time zone (accounts)
         zone = valid_time_zone(getattr(user, "time_zone", ""))
-    zone = zone or settings.TIME_ZONE
-    reader = user.pk if user is not None and user.is_authenticated else None
-    key = None if message is not None or seats is None else (
-        game.pk, game.version, reader, invite, site_root, get_language(), zone)
-    html = get(key)
-    if html is None:
-        ctx = reader_context(game, user, invite=invite, message=message, seats=seats)
-        ctx.update({"csrf_token": CSRF_MARK, "oob": SWAP_MARK,
-                    "site_root": site_root})
-        with timezone.override(ZoneInfo(zone)):
-            html = render_to_string(TABLE + "#table", ctx)
-        put(key, html)
-    return fill(html, csrf_token=csrf_token, oob=oob)
+    return TableView(game, user, invite=invite, message=message, seats=seats,
+                     site_root=site_root, zone=zone or settings.TIME_ZONE)
+
+
+def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=False,
+               site_root="", seats=None, zone=None) -> str:
+    """The table partial for one reader (table_view(...).html(...))."""
+    return table_view(game, user, invite=invite, message=message, seats=seats,
+                      site_root=site_root, zone=zone).html(csrf_token=csrf_token, oob=oob)
 
 
 def chat_html(game: Game, user, invite="", *, request=None, csrf_token="") -> str:

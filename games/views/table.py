@@ -22,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from .. import services, wire
 from ..models import Game
 from ..present import outcome, snapshots
-from ..present.render import TABLE, chat_html, chat_lines_after, reader_context, table_html
+from ..present.render import TABLE, chat_html, chat_lines_after, table_view
 
 
 def wants_partial(request) -> bool:
@@ -65,13 +65,19 @@ def _invite(request) -> str:
 
 
 def _render_table(request, game: Game, *, message=None, status=200, seats=None):
-    ctx = reader_context(game, request.user, invite=_invite(request), message=message,
-                         seats=seats)
-    ctx["site_root"] = f"{request.scheme}://{request.get_host()}"
-    template = TABLE + "#table" if wants_partial(request) else TABLE
-    if not wants_partial(request):  # the chat is outside the live-swapped table
-        ctx.update(outcome.chat_context(game, request.user, ctx["invite"]))
-    return render(request, template, ctx, status=status)
+    """The table as the reader sees it (games.present.render.table_view), with what is
+    HTTP's: the site's root and time zone as this request has them, the request's CSRF
+    token, and the whole page with the chat beside it or only the table (htmx). With
+    `seats` (a games.present.snapshots table) an htmx answer's render is kept for the
+    table's sockets."""
+    view = table_view(game, request.user, invite=_invite(request), message=message,
+                      seats=seats, site_root=f"{request.scheme}://{request.get_host()}",
+                      zone=timezone.get_current_timezone_name())
+    if wants_partial(request):
+        return HttpResponse(view.html(csrf_token=get_token(request)), status=status)
+    # The chat is outside the live-swapped table.
+    ctx = {**view.context, **outcome.chat_context(game, request.user, view.context["invite"])}
+    return render(request, TABLE, ctx, status=status)
 
 
 def to_table(request, game):
@@ -205,10 +211,7 @@ def play(request, game_id):
                              status=exc.status)
     if wants_partial(request):
         game, seats = snapshots.keep(change.game, change.seats)
-        return HttpResponse(table_html(
-            game, request.user, invite=_invite(request), csrf_token=get_token(request),
-            site_root=f"{request.scheme}://{request.get_host()}", seats=seats,
-            zone=timezone.get_current_timezone_name()))  # the mover's socket reuses it
+        return _render_table(request, game, seats=seats)  # the mover's socket reuses it
     return _changed(request, change.game)
 
 
@@ -277,7 +280,7 @@ def _chat(request, game, *, message=None, status=200):
 @require_POST
 @login_required
 def chat(request, game_id):
-    """Write to the table chat without the socket (the socket's way: consumers.py)."""
+    """Write to the table chat without the socket (the socket's way: games.live.table)."""
     game = _get_game(request, game_id)
     try:
         text, phrase = wire.chat_from_fields(request.POST)
