@@ -1,8 +1,8 @@
 """What the result panel (templates/games/_result.html), the resign control and the chat
-(templates/games/_chat.html) show to one person.
+(templates/games/_chat.html) show to one person, and the words of the end of a match.
 
 Finished deals are read from their records (a public log, no hidden card); the match's
-result from the engine's Match; nothing here reads a hand.
+result from the engine's `Match.outcome()`; nothing here reads a hand.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from .. import describe
+from ..engine import Outcome, Termination
 from ..models import DealRecord, Game, Seat
 from ..services import chat
 from .table import side_name
@@ -67,24 +68,45 @@ def resign_meaning(game: Game) -> str:
 def match_verdict(game: Game, seats: list[Seat], match=None) -> str:
     """Who lost a finished match, in a sentence ("Anna loses the match.")."""
     match = match or game.match()
-    if match is None:
+    outcome = match.outcome() if match is not None else None
+    if outcome is None:
         return ""
     rules = match.rules
-    if game.forfeited_seat is not None:  # a forfeit ends the match as a resignation would
+    if outcome.termination is Termination.FORFEIT:  # section 10: as a resignation would
         return _("%(name)s ran out of time too often and loses the match.") % {
-            "name": _name(seats, game.forfeited_seat)}
-    if match.resigned is not None:
+            "name": _name(seats, outcome.seat)}
+    if outcome.termination is Termination.RESIGNATION:
         return _("%(name)s resigned and loses the match.") % {
-            "name": side_name(rules, seats, match.resigned)}
-    if match.loser is not None:
-        return _("%(name)s loses the match.") % {"name": side_name(rules, seats, match.loser)}
+            "name": side_name(rules, seats, outcome.loser)}
+    if outcome.loser is not None:
+        return _("%(name)s loses the match.") % {"name": side_name(rules, seats, outcome.loser)}
     return _("Nobody loses the match alone: the last place is shared.")
+
+
+def finished_note(rules, seats: list[Seat], outcome: Outcome) -> str:
+    """The table's line once the match is over ("Game over. The durak: Anna.")."""
+    if outcome.termination is Termination.FORFEIT:
+        return _("%(name)s ran out of time too often and forfeited: the durak.") % {
+            "name": _name(seats, outcome.seat)}
+    if outcome.termination is Termination.RESIGNATION:
+        return _("Game over. %(name)s resigned and loses the match.") % {
+            "name": side_name(rules, seats, outcome.loser)}
+    if outcome.deals == 1:  # one deal played: its durak, or the draw
+        if outcome.is_draw:
+            return _("Game over. The deal was drawn.")
+        return _("Game over. The durak: %(names)s.") % {
+            "names": side_name(rules, seats, outcome.loser)}
+    if len(set(outcome.losses)) == 1:  # every side lost as many deals
+        return _("Game over. The match is drawn.")
+    return _("Game over. Fewest deals lost: %(names)s.") % {
+        "names": ", ".join(side_name(rules, seats, side) for side in outcome.winners)}
 
 
 def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict,
                    match=None) -> dict:
-    """The result panel's context, added to the table's (`ctx`: games.present.table's context);
-    `match`: the game's match, when the caller has parsed it already."""
+    """The result panel's context, added to the table's (`ctx`: games.present.table's context)
+    with the table's line once the match is over (`finished_note`); `match`: the game's
+    match, when the caller has parsed it already."""
     match = match or game.match()
     if match is None:
         return {}
@@ -120,11 +142,13 @@ def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict,
         out["log"] = log
     if game.status == Game.Status.FINISHED:
         reason = match_verdict(game, seats, match)
+        ended = match.outcome()
         humans = [s for s in seats if s.player_id is not None]
         waiting = [s.name for s in humans if not s.wants_rematch]
         out.update({
             "match_over": True,
             "match_verdict": reason,
+            "finished_note": finished_note(rules, seats, ended) if ended else None,
             "rematch_game": game.rematch,
             "rematch_accepted": me is not None and me.wants_rematch,
             "rematch_waiting": ", ".join(waiting),

@@ -219,28 +219,6 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
         loser = match.results[-1]
         last_result = (_("The last deal was drawn.") if loser is None else
                        _("Last deal: %(loser)s lost.") % {"loser": side_name(rules, seats, loser)})
-    finished_note = None
-    if game.status == Game.Status.FINISHED:
-        if game.forfeited_seat is not None:
-            finished_note = _("%(name)s ran out of time too often and forfeited: the durak.") % {
-                "name": name(game.forfeited_seat)}
-        elif match.resigned is not None:
-            finished_note = _("Game over. %(name)s resigned and loses the match.") % {
-                "name": side_name(rules, seats, match.resigned)}
-        elif match.deal_number == 1:  # one deal played: its durak, or the draw
-            lost = [side for side, count in sorted(losses.items()) if count]
-            finished_note = (_("Game over. The durak: %(names)s.") % {
-                "names": side_name(rules, seats, lost[0])} if lost else
-                _("Game over. The deal was drawn."))
-        elif len(set(losses.values())) == 1:  # every side lost as many deals
-            finished_note = _("Game over. The match is drawn.")
-        else:
-            fewest = min(losses.values())
-            winners = [side_name(rules, seats, s) for s, c in sorted(losses.items())
-                       if c == fewest]
-            finished_note = _("Game over. Fewest deals lost: %(names)s.") % {
-                "names": ", ".join(winners)}
-
     my_turn = playing and me is not None and view["to_act"] == me.number and not me.is_bot
     ctx.update({
         "view": view,
@@ -266,7 +244,6 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
         "tally": tally,
         "deal_number": match.deal_number,
         "last_result": last_result,
-        "finished_note": finished_note,
         "trump_name": describe.suit_name(view["trump"]),
         "trump_symbol": SUIT_SYMBOLS[view["trump"]],
     })
