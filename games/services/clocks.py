@@ -117,7 +117,8 @@ def claimable(game: Game, seat: Seat) -> bool:
 
 def _forfeit(change: Change, match: Match, seat: Seat, now, *, actions=("forfeit",)) -> Game:
     """The seat's player (their team) becomes the durak of this deal, and the game ends."""
-    finish_match(change.game, match, now, seats=change.seats, gave_up=seat.number, forfeit=True)
+    match.forfeit(seat.number)
+    finish_match(change.game, match, now, seats=change.seats)
     kind = Move.Kind.TIMEOUT if change.user is None else Move.Kind.SYSTEM
     return change.save(kind, actions, seat=seat.number)
 

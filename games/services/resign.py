@@ -25,5 +25,6 @@ def resign(game_id, user) -> Game:
             mine.save(update_fields=["resigned_deal", "resigned_event", "bot_level"])
         else:
             mine.save(update_fields=["resigned_deal", "resigned_event"])
-            finish_match(game, match, seats=change.seats, gave_up=mine.number)
+            match.resign(mine.number)  # R24: the deal in play counts as lost by them
+            finish_match(game, match, seats=change.seats)
         return change.save(Move.Kind.SYSTEM, ["resign"], seat=mine.number)

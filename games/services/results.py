@@ -1,13 +1,14 @@
 """The end of a deal and of a match: each finished deal counts in the players' records and
 is kept (its public log and its result) so that it stays readable after the next deal
-starts, and `finish_match` is the one place where a game's match ends (the last deal
-played out, a forfeit, a resignation)."""
+starts, and `finish_match` is the one place where a game's match ends, as the engine's
+`Match.outcome()` says it did (the deals played out, a loss limit reached, a resignation, a
+forfeit)."""
 
 from __future__ import annotations
 
 from django.utils import timezone
 
-from ..engine import Match
+from ..engine import Match, Termination
 from ..models import DealRecord, Game, Seat
 from .ratings import rate_game
 
@@ -37,16 +38,18 @@ def keep_deal(game: Game, match: Match, *, resigned: int | None = None) -> DealR
     return record
 
 
-def record_deal(game: Game, match: Match, seats: list[Seat], *, forfeit_team=None) -> None:
-    """Count a finished deal in every seated player's record (R21, R22, R31)."""
+def record_deal(game: Game, match: Match, seats: list[Seat], *,
+                given_up_by: int | None = None) -> None:
+    """Count a finished deal in every seated player's record (R21, R22, R31), or the deal
+    in play as lost by the side (`given_up_by`) that resigned or forfeited the match."""
     rules, deal = match.rules, match.deal
     for seat in seats:
         if seat.player_id is None:
             continue
-        if seat.stands_in and forfeit_team is None and not game.preset.stand_in_counts:
+        if seat.stands_in and given_up_by is None and not game.preset.stand_in_counts:
             continue  # a computer finished the deal: not on the absent player's record
-        if forfeit_team is not None:
-            lost, drawn = rules.team_of(seat.number) == forfeit_team, False
+        if given_up_by is not None:
+            lost, drawn = rules.team_of(seat.number) == given_up_by, False
         elif deal.is_draw:
             lost, drawn = False, True
         else:
@@ -54,25 +57,27 @@ def record_deal(game: Game, match: Match, seats: list[Seat], *, forfeit_team=Non
         seat.player.record_deal(lost=lost, drawn=drawn)
 
 
-def finish_match(game: Game, match: Match, now=None, *, seats: list[Seat] | None = None,
-                 gave_up: int | None = None, forfeit: bool = False) -> None:
-    """The match is over (R24), or seat `gave_up` gives it up (its team in team play): by
-    resigning, or (`forfeit`) out of time (section 10). The game is finished and, if rated,
-    its players' ratings move.
+def finish_match(game: Game, match: Match, now=None, *,
+                 seats: list[Seat] | None = None) -> None:
+    """The match is over, as `match.outcome()` says: played out (R24), or given up by a
+    seat in the engine, resigned (`Match.resign`) or forfeited out of time
+    (`Match.forfeit`, section 10). The game is finished and, if rated, its players'
+    ratings move.
 
     Every path that ends a match comes through here, inside its transaction, with the
     game row locked; whatever else must happen when a match ends belongs here. Given up,
     the deal in play counts as lost by the side that gave up, in the records (`seats`, the
     game's in order) and in the kept deal.
     """
-    if gave_up is not None:
-        team = match.rules.team_of(gave_up)
-        record_deal(game, match, seats or [], forfeit_team=team)
-        keep_deal(game, match, resigned=gave_up)
-        match.resign(team)  # the tally counts the deal as lost, and the match is over
+    outcome = match.outcome()
+    if outcome is None:
+        raise ValueError("The match is not over.")
+    if outcome.given_up:
+        record_deal(game, match, seats or [], given_up_by=outcome.loser)
+        keep_deal(game, match, resigned=outcome.seat)
         game.state = match.to_json()
-        if forfeit:
-            game.forfeited_seat = gave_up
+        if outcome.termination is Termination.FORFEIT:
+            game.forfeited_seat = outcome.seat
     game.status = Game.Status.FINISHED
     game.finished_at = now or timezone.now()
     game.turn_seat = None
