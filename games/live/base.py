@@ -1,18 +1,24 @@
-"""What every socket of the site shares (live/table.py's table sockets, live/nav.py's
-per-page socket): the language it is read in, its place in the socket counts
-(live/sockets.py), the check that its log-in still stands, a token bucket against floods,
-and the close codes; a message for a client that has just left is dropped.
+"""What every consumer of the site shares (live/table.py's table sockets, live/nav.py's
+per-page socket), beyond what live/middleware.py does once per connection (the origin,
+the reader's language and time zone, the socket counts): the language put on for each
+message, the check that its log-in still stands (before each move, and when the user's
+group says a session ended), a token bucket against floods, the refusal (1013) of a
+socket whose channel cannot be opened, and the close codes; a message for a client that
+has just left is dropped.
+
+These stay with the consumer: the session is re-checked per frame, after the flood
+bucket (a flood costs no session read) and right before the move it guards; the bucket
+is the consumer's own; the channel is opened by the consumer (channels' AsyncConsumer),
+so only it can tell a channel that failed from a crash of its own code.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-import uuid
 from importlib import import_module
-from types import SimpleNamespace
 
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import async_to_sync
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -36,20 +42,6 @@ CLOSE_TRY_LATER = 1013  # the site's Redis is unreachable: the page falls back t
 logger = logging.getLogger(__name__)
 
 
-def reader_language(scope) -> str:
-    """The language the socket's pages are read in, chosen as for a page (LocaleMiddleware,
-    then accounts' PlayerLanguageMiddleware): the player's saved language, else the
-    language cookie, else the browser's Accept-Language."""
-    user = scope.get("user")
-    saved = getattr(user, "language", "") if user is not None and user.is_authenticated else ""
-    if saved and saved in dict(settings.LANGUAGES):
-        return saved
-    headers = dict(scope.get("headers") or [])
-    request = SimpleNamespace(COOKIES=scope.get("cookies") or {}, META={
-        "HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")})
-    return translation.get_language_from_request(request)
-
-
 class SiteConsumer(WebsocketConsumer):
     """A socket of the site's own: a message for a client that has just left is dropped.
 
@@ -59,10 +51,10 @@ class SiteConsumer(WebsocketConsumer):
     """
 
     closing = False  # this side has closed the socket
-    slot = ""  # this socket's name in the socket counts (games.live.sockets), once counted
 
     async def __call__(self, scope, receive, send):
-        """The socket's whole life: however it ends (a crash too), its slots are freed."""
+        """The socket's whole life: a channel that cannot be opened refuses it (1013); a
+        crash leaves its groups (live/middleware.py frees its slots)."""
         try:
             await super().__call__(scope, receive, send)
         except BaseException as exc:
@@ -78,22 +70,16 @@ class SiteConsumer(WebsocketConsumer):
                 except Exception:  # the crash is what matters here
                     pass
             raise
-        finally:
-            if self.slot:
-                await sync_to_async(sockets.release, thread_sensitive=False)(self.slot)
 
-    def socket_limits(self) -> list[tuple[str, int]]:
-        """The counts this socket is one of: its client address's (WS_MAX_PER_ADDRESS)."""
-        address = (self.scope.get("client") or [None])[0]
-        return [(sockets.address_key(address), settings.WS_MAX_PER_ADDRESS)] if address else []
+    @property
+    def language(self) -> str:
+        """The language the socket is read in (live/middleware.py chose it)."""
+        return self.scope.get("language") or settings.LANGUAGE_CODE
 
-    def take_slot(self) -> bool:
-        """Count this socket in; False, counted nowhere, when a limit is full."""
-        slot = uuid.uuid4().hex
-        if not sockets.take(slot, self.socket_limits()):
-            return False
-        self.slot = slot
-        return True
+    @property
+    def time_zone(self) -> str | None:
+        """The time zone of the times it shows (live/middleware.py; None: the user's)."""
+        return self.scope.get("time_zone")
 
     def leave_groups(self):
         try:
@@ -101,12 +87,6 @@ class SiteConsumer(WebsocketConsumer):
                 async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
         except Exception:  # Redis is down: the layer forgets the channel by itself
             logger.warning("could not leave the groups of a closed socket", exc_info=True)
-
-    def websocket_disconnect(self, message):
-        try:
-            super().websocket_disconnect(message)
-        finally:
-            sockets.release(self.slot)
 
     def layer_reconnected(self, event):
         """The channel layer is back in touch with Redis (durak_site.channel_layer)."""
@@ -118,8 +98,6 @@ class SiteConsumer(WebsocketConsumer):
         move sent after a log-out would otherwise be answered with a second close)."""
         if self.closing and message["type"] != "websocket.disconnect":
             return
-        if not hasattr(self, "language"):
-            self.language = reader_language(self.scope)
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -128,7 +106,8 @@ class SiteConsumer(WebsocketConsumer):
 
     def close(self, code=None, reason=None):
         self.closing = True
-        sockets.release(self.slot)  # a socket refused or closed by the site counts no more
+        # A socket refused or closed by the site counts no more (live/middleware.py).
+        sockets.release(self.scope.get("socket_slot", ""))
         super().close(code=code, reason=reason)
 
     def send(self, text_data=None, bytes_data=None, close=False):

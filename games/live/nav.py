@@ -18,7 +18,6 @@ from ..notify import LOBBY_GROUP, nav_group, user_group
 from .base import (
     CLOSE_FLOOD,
     CLOSE_SIGNED_OUT,
-    CLOSE_TOO_MANY,
     CLOSE_TRY_LATER,
     SiteConsumer,
 )
@@ -46,10 +45,7 @@ class NavConsumer(SiteConsumer):
         page = (query.get("page") or [""])[0]
         self.page = page if page in PAGES else ""
         self.sent_waiting: int | None = None
-        if not self.take_slot():  # counted with the tables' sockets per address
-            self.accept()  # accepted, so that the client sees why
-            self.close(code=CLOSE_TOO_MANY)
-            return
+        # Counted in already, per address (live/middleware.py).
         self.groups_joined = [LOBBY_GROUP] if self.page == "lobby" else []
         if self.signed_in:  # its news, and the session's end
             self.groups_joined += [nav_group(self.user.pk), user_group(self.user.pk)]

@@ -12,7 +12,6 @@ from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
-from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.middleware import seen
@@ -21,13 +20,11 @@ from .. import services, wire
 from ..models import Game
 from ..notify import group_name, user_group
 from ..present import render, snapshots
-from . import sockets
 from .base import (
     CLOSE_FLOOD,
     CLOSE_REFUSED,
     CLOSE_SIGNED_OUT,
     CLOSE_TOO_BIG,
-    CLOSE_TOO_MANY,
     CLOSE_TRY_LATER,
     MAX_MESSAGE_BYTES,
     SiteConsumer,
@@ -50,10 +47,7 @@ class TableConsumer(SiteConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = (query.get("invite") or [""])[0][:64]
         self.sent_version = -1
-        if not self.take_slot():
-            self.accept()  # accepted, so that the client sees why
-            self.close(code=CLOSE_TOO_MANY)
-            return
+        # Counted in already (live/middleware.py), before the game is read.
         game = Game.objects.filter(pk=self.game_id).first()
         if game is None or not services.can_view(game, self.user, self.invite):
             self.close(code=CLOSE_REFUSED)
@@ -71,10 +65,6 @@ class TableConsumer(SiteConsumer):
         self.accept()
         self.send_table()  # on every (re)connect: the whole table
         self.chat_seen = render.last_chat_id(self.game_id)  # the page shows the chat so far
-
-    def socket_limits(self) -> list[tuple[str, int]]:
-        return [(sockets.game_key(self.game_id), settings.WS_MAX_PER_GAME),
-                *super().socket_limits()]
 
     def disconnect(self, code):
         self.leave_groups()
@@ -185,7 +175,7 @@ class TableConsumer(SiteConsumer):
     # ------------------------------------------------------------ rendering
     def site_root(self) -> str:
         """The page's own origin ("http://host:port") for absolute links such as the
-        invite link; AllowedHostsOriginValidator has already checked it."""
+        invite link; live/middleware.py's SiteOriginValidator has checked it."""
         origin = dict(self.scope.get("headers") or []).get(b"origin", b"").decode("latin-1")
         return origin if origin.startswith(("http://", "https://")) else ""
 
@@ -199,9 +189,9 @@ class TableConsumer(SiteConsumer):
             return
         game, seats = found
         cookies = self.scope.get("cookies") or {}
-        html = render.table_html(game, self.user, invite=self.invite, message=message,
-                                csrf_token=cookies.get("csrftoken", ""), oob=True,
-                                site_root=self.site_root(), seats=seats)
+        view = render.table_view(game, self.user, invite=self.invite, message=message,
+                                 seats=seats, site_root=self.site_root(), zone=self.time_zone)
+        html = view.html(csrf_token=cookies.get("csrftoken", ""), oob=True)
         self.sent_version = max(self.sent_version, game.version)
         self.send(text_data=html)
         if game.status == Game.Status.ABORTED:  # a cancelled table's chat closes

@@ -1,0 +1,129 @@
+"""What a socket of the site goes through once, when it connects, before its consumer runs:
+ASGI middleware around the socket router, composed in games/live/routing.py.
+
+- SiteOriginValidator: only pages of this site may open a socket (scheme, host and port);
+- ReaderMiddleware (inside channels' AuthMiddlewareStack, which finds the user): the
+  language the socket is read in and the time zone of the times it shows, chosen once
+  for the connection (`scope["language"]`, `scope["time_zone"]`);
+- SocketCounts (around a route's consumer, which knows the table): the socket's place in
+  the socket counts (live/sockets.py), per client address and per table, taken before
+  the consumer runs and freed however the connection ends (a crash too). A socket over a
+  limit is accepted, so that the client sees why, and closed 4429 without reaching its
+  consumer.
+
+What is per message (the flood bucket, the session re-check before a move) or needs the
+consumer's channel (the 1013 refusal) stays with the consumers (live/base.py).
+"""
+
+from __future__ import annotations
+
+import uuid
+from types import SimpleNamespace
+from urllib.parse import urlparse
+
+from asgiref.sync import sync_to_async
+from channels.security.websocket import OriginValidator, WebsocketDenier
+from django.conf import settings
+from django.http.request import split_domain_port, validate_host
+from django.utils import translation
+
+from accounts.middleware import valid_time_zone
+
+from . import sockets
+from .base import CLOSE_TOO_MANY
+
+
+class SiteOriginValidator(OriginValidator):
+    """Only pages of this site may open a socket: the Origin must match, scheme, host and
+    port, SITE_URL, a CSRF_TRUSTED_ORIGINS entry, or the socket's own Host (an allowed
+    host) with the site's scheme (https when SITE_URL is https)."""
+
+    def __init__(self, application):
+        super().__init__(application, [])
+
+    async def __call__(self, scope, receive, send):
+        headers = dict(scope.get("headers") or [])
+        host = headers.get(b"host", b"").decode("latin-1")
+        allowed = [settings.SITE_URL, *settings.CSRF_TRUSTED_ORIGINS]
+        if host and validate_host(split_domain_port(host)[0], settings.ALLOWED_HOSTS):
+            allowed.append(("https://" if settings.HTTPS else "http://") + host)
+        origin = urlparse(headers.get(b"origin", b"").decode("latin-1"))
+        # Every entry carries its scheme: never a bare host matching any scheme or port.
+        if any(self.match_allowed_origin(origin, p) for p in allowed if "://" in p):
+            return await self.application(scope, receive, send)
+        return await WebsocketDenier()(scope, receive, send)
+
+
+def reader_language(scope) -> str:
+    """The language the socket's pages are read in, chosen as for a page (LocaleMiddleware,
+    then accounts' PlayerLanguageMiddleware): the player's saved language, else the
+    language cookie, else the browser's Accept-Language."""
+    user = scope.get("user")
+    saved = getattr(user, "language", "") if user is not None and user.is_authenticated else ""
+    if saved and saved in dict(settings.LANGUAGES):
+        return saved
+    headers = dict(scope.get("headers") or [])
+    request = SimpleNamespace(COOKIES=scope.get("cookies") or {}, META={
+        "HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")})
+    return translation.get_language_from_request(request)
+
+
+def reader_time_zone(scope) -> str:
+    """The time zone of the times a socket shows: the player's saved zone (which their
+    pages keep up to date from the browser, accounts' TimeZoneMiddleware), else the
+    site's."""
+    user = scope.get("user")
+    return valid_time_zone(getattr(user, "time_zone", "")) or settings.TIME_ZONE
+
+
+class ReaderMiddleware:
+    """The reader's language and time zone, once for the connection; the consumers put
+    the language on for each message (live/base.py)."""
+
+    def __init__(self, application):
+        self.application = application
+
+    async def __call__(self, scope, receive, send):
+        scope = dict(scope, language=reader_language(scope), time_zone=reader_time_zone(scope))
+        return await self.application(scope, receive, send)
+
+
+class SocketCounts:
+    """The socket's place in the counts it is one of: its client address's
+    (WS_MAX_PER_ADDRESS) and, with `per_table`, its table's (WS_MAX_PER_GAME). The slot's
+    name is `scope["socket_slot"]`, so that a consumer that closes the socket frees it at
+    once (live/base.py)."""
+
+    def __init__(self, application, *, per_table: bool = False):
+        self.application = application
+        self.per_table = per_table
+
+    def limits(self, scope) -> list[tuple[str, int]]:
+        counted = []
+        if self.per_table:
+            game_id = scope["url_route"]["kwargs"]["game_id"]
+            counted.append((sockets.game_key(game_id), settings.WS_MAX_PER_GAME))
+        address = (scope.get("client") or [None])[0]
+        if address:
+            counted.append((sockets.address_key(address), settings.WS_MAX_PER_ADDRESS))
+        return counted
+
+    async def __call__(self, scope, receive, send):
+        slot = uuid.uuid4().hex
+        if not await sync_to_async(sockets.take, thread_sensitive=False)(slot,
+                                                                        self.limits(scope)):
+            return await refuse(receive, send, CLOSE_TOO_MANY)  # counted nowhere
+        try:
+            return await self.application(dict(scope, socket_slot=slot), receive, send)
+        finally:
+            await sync_to_async(sockets.release, thread_sensitive=False)(slot)
+
+
+async def refuse(receive, send, code: int) -> None:
+    """Accept the socket, so that the client sees why, and close it with `code`."""
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": code})
+    while message["type"] != "websocket.disconnect":
+        message = await receive()
