@@ -92,6 +92,7 @@ SITE_NAME = os.getenv("SITE_NAME", "Durak")
 
 INSTALLED_APPS = [
     "daphne",  # first: its runserver serves ASGI (HTTP and WebSockets)
+    "modeltranslation",  # before the admin: a preset's name and description per language
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -282,6 +283,10 @@ LANGUAGE_CODE = "en"
 # Each language named in its own language (the switcher in _base.html shows these names).
 LANGUAGES = [("en", "English"), ("fi", "Suomi"), ("nb", "Norsk (bokmål)"), ("ru", "Русский")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# A rule preset's name and description per language (games/translation.py); an empty one
+# reads as the English.
+MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
+MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)
 TIME_ZONE = os.getenv("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

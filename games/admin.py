@@ -3,26 +3,43 @@ deactivate, activate) and games, read-only (abort is the one change, through ser
 A game's saved state, which holds every hidden card, is shown only once it is over."""
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.db import IntegrityError, transaction
 from django.db.models.constants import LOOKUP_SEP
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+from modeltranslation.admin import TranslationAdmin
 
 from . import services
 from .models import Game, Move, RulePreset, Seat
 
+TRANSLATED = ("name", "description")  # games/translation.py
+OTHER_LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
+
 
 class RulePresetForm(forms.ModelForm):
-    """What each rule option does, in an admin's words."""
+    """What each rule option does, in an admin's words. A name or description left empty in
+    fi, nb or ru reads as the English one: the empty box shows that English as its placeholder."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in TRANSLATED:
+            english = getattr(self.instance, f"{field}_en", None) or ""
+            for lang in OTHER_LANGUAGES:
+                box = self.fields.get(f"{field}_{lang}")
+                if box is None:
+                    continue
+                box.help_text = _("Left empty, players reading this language see the English.")
+                if english:
+                    box.widget.attrs["placeholder"] = english
 
     class Meta:
         model = RulePreset
-        fields = ("name", "description", "active", "position", "min_players", "max_players",
-                  "teams", "deck_size", "hand_size", "attack_limit", "first_bout_limit",
-                  "lead_multiple", "throw_in", "transfer", "trump_exchange", "next_deal_start",
-                  "time_control", "move_time", "bank_time", "increment", "timeout_policy",
-                  "timeouts_allowed")
+        # The admin's fieldsets choose the fields: a `fields` here would make TranslationAdmin
+        # set its own `fields` beside them (admin.E005).
+        exclude = ()  # noqa: DJ006
         help_texts = {
             "attack_limit": _("The most cards a bout may hold (at most the defender's "
                               "cards at the start of the bout)."),
@@ -40,8 +57,9 @@ class RulePresetForm(forms.ModelForm):
 
 
 @admin.register(RulePreset)
-class RulePresetAdmin(admin.ModelAdmin):
-    """Presets are validated through the engine's Rules (RulePreset.clean)."""
+class RulePresetAdmin(TranslationAdmin):
+    """Presets are validated through the engine's Rules (RulePreset.clean). The name and
+    description have a box per language (TranslationAdmin); English is required."""
 
     form = RulePresetForm
 
@@ -51,7 +69,8 @@ class RulePresetAdmin(admin.ModelAdmin):
     list_filter = ("active", "teams", "deck_size", "hand_size", "attack_limit",
                    "first_bout_limit", "lead_multiple", "throw_in", "transfer",
                    "trump_exchange", "next_deal_start", "timeout_policy")
-    search_fields = ("name", "description")
+    search_fields = [f"{field}_{code}" for field in TRANSLATED
+                     for code, _name in settings.LANGUAGES]
     actions = ("duplicate", "deactivate", "activate")
     fieldsets = (
         (None, {"fields": ("name", "description", "active", "position")}),
@@ -67,13 +86,20 @@ class RulePresetAdmin(admin.ModelAdmin):
     def duplicate(self, request, queryset):
         made = 0
         for preset in queryset:
-            base = _("%(name)s (copy)") % {"name": preset.name}
-            name, n = base, 1
-            while RulePreset.objects.filter(name=name).exists():
+            # Each language's name gets its own "(copy)", numbered alike until none is taken.
+            names = {}
+            for code, _name in settings.LANGUAGES:
+                if name := getattr(preset, f"name_{code}"):
+                    with translation.override(code):
+                        names[code] = _("%(name)s (copy)") % {"name": name}
+            n, suffix = 1, ""
+            while any(RulePreset.objects.filter(**{f"name_{code}": name + suffix}).exists()
+                      for code, name in names.items()):
                 n += 1
-                name = f"{base} {n}"
+                suffix = f" {n}"
             preset.pk = None
-            preset.name = name
+            for code, name in names.items():
+                setattr(preset, f"name_{code}", name + suffix)
             preset.active = False  # a copy is offered once an admin has edited it
             try:
                 with transaction.atomic():

@@ -137,14 +137,14 @@ class RulePreset(models.Model):
 
     @property
     def label(self) -> str:
-        """The name in the reader's language (the seeded presets' names are translated;
-        a name an admin typed stays as typed)."""
-        return gettext(self.name)
+        """The name in the reader's language: `name` reads the active language's column
+        (games/translation.py), the English one where that is empty."""
+        return self.name
 
     @property
     def about(self) -> str:
         """The description in the reader's language, likewise."""
-        return gettext(self.description) if self.description else ""
+        return self.description or ""
 
     def options(self) -> dict:
         """The rule options without players, as Rules takes them."""

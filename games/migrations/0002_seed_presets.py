@@ -2,51 +2,49 @@
 docs/rules.md section 9)."""
 
 from django.db import migrations
-from django.utils.translation import gettext_noop
 
-# The words are marked for translation (RulePreset.label and .about show them in the
-# reader's language); the database keeps them in English.
+# English only: 0017 gives them their other languages (games/translation.py).
 
 PRESETS = [
     dict(
-        name=gettext_noop("Classic"), position=10, min_players=2, max_players=6,
-        description=gettext_noop(
+        name="Classic", position=10, min_players=2, max_players=6,
+        description=(
             "Podkidnoy Durak as most people play it: 36 cards, six in hand, everybody "
             "may throw in (only the defender's neighbours at five or six players), trump 6 "
             "exchange."),
     ),
     dict(
-        name=gettext_noop("Perevodnoy (transfer)"), position=20, min_players=2, max_players=6, transfer=True,
-        description=gettext_noop(
+        name="Perevodnoy (transfer)", position=20, min_players=2, max_players=6, transfer=True,
+        description=(
             "Transfer durak: before beating anything, the defender may pass the attack "
             "on by adding a card of the same rank."),
     ),
     dict(
-        name=gettext_noop("Pairs 2x2"), position=30, min_players=4, max_players=4, teams="2x2",
-        description=gettext_noop(
+        name="Pairs 2x2", position=30, min_players=4, max_players=4, teams="2x2",
+        description=(
             "Four players in two pairs, partners sitting opposite. A pair loses when "
             "only its players still hold cards."),
     ),
     dict(
-        name=gettext_noop("Two teams of three"), position=40, min_players=6, max_players=6, teams="2x3",
-        description=gettext_noop(
+        name="Two teams of three", position=40, min_players=6, max_players=6, teams="2x3",
+        description=(
             "Six players in two teams of three, seated alternately."),
     ),
     dict(
-        name=gettext_noop("Three pairs"), position=50, min_players=6, max_players=6, teams="3x2",
-        description=gettext_noop(
+        name="Three pairs", position=50, min_players=6, max_players=6, teams="3x2",
+        description=(
             "Six players in three pairs, partners sitting opposite."),
     ),
     dict(
-        name=gettext_noop("First bout five"), position=60, min_players=2, max_players=6, first_bout_limit=5,
-        description=gettext_noop(
+        name="First bout five", position=60, min_players=2, max_players=6, first_bout_limit=5,
+        description=(
             "Classic rules, but at most five cards may be played in the first bout of "
             "a deal."),
     ),
     dict(
-        name=gettext_noop("Prostoy"), position=70, min_players=2, max_players=6, hand_size=5,
+        name="Prostoy", position=70, min_players=2, max_players=6, hand_size=5,
         throw_in="main_only",
-        description=gettext_noop(
+        description=(
             "Simple durak: five cards in hand, and only the main attacker attacks."),
     ),
 ]

@@ -22,8 +22,8 @@ def test_a_preset_made_in_the_admin_is_offered_and_played(new_page, django_user_
     page.get_by_role("link", name="Rule presets").click()
     page.get_by_role("link", name="Add rule preset").click()
 
-    page.get_by_label("Name:").fill("Quick 24")
-    page.get_by_label("Description:").fill("A short game: 24 cards, five in hand.")
+    page.get_by_label("Name [en]:").fill("Quick 24")
+    page.get_by_label("Description [en]:").fill("A short game: 24 cards, five in hand.")
     page.get_by_label("Fewest players:").fill("2")
     page.get_by_label("Most players:").fill("6")
     page.get_by_label("Deck size:").select_option("24")

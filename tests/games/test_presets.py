@@ -59,7 +59,7 @@ def test_the_admin_lists_and_filters_presets(admin_client):
 
 
 def admin_form(**fields):
-    data = {"name": "New", "description": "", "active": "on", "position": 5,
+    data = {"name_en": "New", "description_en": "", "active": "on", "position": 5,
             "min_players": 2, "max_players": 6, "teams": "", "deck_size": 36, "hand_size": 6,
             "attack_limit": 6, "first_bout_limit": 6, "throw_in": "auto",
             "trump_exchange": "six", "next_deal_start": "dealer_left", "timeout_policy": "bot",
