@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django import forms
 from django.core.validators import RegexValidator
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from . import once
@@ -72,6 +73,38 @@ class CreateGameForm(forms.Form):
         widget=forms.HiddenInput, required=False, initial=once.new_token, max_length=64,
         validators=[RegexValidator(r"^[A-Za-z0-9_-]*$", _("This form is damaged: reload the page."))])
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fit_to(self.chosen_preset())
+        # Choosing other rules asks for the form again, fitted to them (lobby.create's GET).
+        self.fields["preset"].widget.attrs.update({
+            "hx-get": reverse("create_game"), "hx-trigger": "change", "hx-target": "#create-game",
+            "hx-swap": "outerHTML", "hx-include": "closest form"})
+
+    def chosen_preset(self) -> RulePreset | None:
+        """The preset the form is for: the one sent, else the one filled in, else the first."""
+        presets = self.fields["preset"].queryset
+        chosen = self.data.get(self.add_prefix("preset")) if self.is_bound else self.initial.get(
+            "preset")
+        if isinstance(chosen, RulePreset):
+            chosen = chosen.pk
+        found = presets.filter(pk=chosen).first() if str(chosen or "").isdigit() else None
+        return found or presets.first()
+
+    def fit_to(self, preset: RulePreset | None) -> None:
+        """Offer only the numbers of players (and computer players) the preset allows, and
+        say which teams it plays in. Only the choices shown: a number sent from elsewhere is
+        still refused in the preset's words (clean, and the services)."""
+        if preset is None:
+            return
+        players = self.fields["players"]
+        players.widget.choices = [(n, str(n)) for n in preset.player_counts]
+        self.fields["bots"].widget.choices = [(n, str(n)) for n in range(preset.max_players)]
+        if preset.teams:
+            players.help_text = preset.get_teams_display()
+        if not self.is_bound and _as_int(self.initial.get("players")) not in preset.player_counts:
+            self.initial = {**self.initial, "players": preset.min_players}
+
     def clean(self):
         data = super().clean()
         preset, players, bots = data.get("preset"), data.get("players"), data.get("bots")
@@ -104,6 +137,10 @@ class CreateGameForm(forms.Form):
             "private": d["private"],
             "rated": d["rated"],
         }
+
+
+def _as_int(value):
+    return int(value) if str(value or "").isdigit() else None
 
 
 def _seconds(value):

@@ -74,7 +74,13 @@ def lobby(request):
 
 
 def _new_game_form(request) -> CreateGameForm:
-    """The make-a-table form; `?from=<game>` fills it in with that game's rules."""
+    """The make-a-table form; `?from=<game>` fills it in with that game's rules, and the
+    form's own answers (sent when its preset changes) come back fitted to the new preset."""
+    if "preset" in request.GET:
+        answers = {name: request.GET.get(name) for name in CreateGameForm.base_fields
+                   if name != "once" and name in request.GET}
+        answers["private"] = answers.get("private") == "on"
+        return CreateGameForm(initial=answers)
     source = Game.objects.filter(pk=request.GET.get("from", "")).first() if (
         request.GET.get("from", "").isdigit()) else None
     if source is None or not services.can_view(source, request.user):

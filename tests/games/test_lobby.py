@@ -125,3 +125,35 @@ def test_my_games_puts_the_games_waiting_for_me_first(alice, bob, carol, classic
 
 def test_my_games_needs_a_login(client):
     assert client.get("/games/mine/").status_code == 302
+
+
+def _choices(page, name):
+    import re
+
+    select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', page, re.S).group(1)
+    return re.findall(r'<option value="(\d+)"', select)
+
+
+def _create_form(page):
+    return page[page.index('<form id="create-game"'):page.index("</form>",
+                                                                page.index('id="create-game"'))]
+
+
+def test_the_new_game_form_offers_only_what_the_chosen_preset_allows(alice_client, classic,
+                                                                      pairs):
+    RulePreset.objects.exclude(pk__in=[classic.pk, pairs.pk]).update(active=False)
+    RulePreset.objects.filter(pk=classic.pk).update(position=1, min_players=3, max_players=5)
+    page = _create_form(alice_client.get("/").content.decode())
+    assert _choices(page, "players") == ["3", "4", "5"]  # the first preset's
+    assert _choices(page, "bots") == ["0", "1", "2", "3", "4"]
+    assert 'hx-get="/games/new/"' in page and 'hx-include="closest form"' in page
+    # Choosing the pairs asks for the form again: four players, two pairs, the answers kept.
+    r = alice_client.get("/games/new/", {"preset": pairs.pk, "players": 3, "bots": 2,
+                                         "count": 7, "bot_level": "hard"},
+                         headers={"HX-Request": "true", "HX-Target": "create-game"})
+    page = r.content.decode()
+    assert page.lstrip().startswith('<form id="create-game"')
+    assert _choices(page, "players") == ["4"]
+    assert '<option value="4" selected>' in page and "two pairs (4 players)" in page
+    assert _choices(page, "bots") == ["0", "1", "2", "3"]
+    assert 'name="count" value="7"' in page and '<option value="hard" selected>' in page
