@@ -3,10 +3,20 @@
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from .models import Player
-from .names import validate_player_name
+from .names import USERNAME_MAX, validate_player_name
+
+
+def limit_username(field: forms.Field) -> None:
+    """A new username (or a changed one) has at most USERNAME_MAX characters."""
+    field.max_length = USERNAME_MAX
+    field.widget.attrs["maxlength"] = str(USERNAME_MAX)
+    field.validators.append(MaxLengthValidator(USERNAME_MAX))
+    field.help_text = _("At most %(n)s characters: letters, digits and @/./+/-/_.") % {
+        "n": USERNAME_MAX}
 
 
 class SignUpForm(UserCreationForm):
@@ -19,6 +29,10 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = Player
         fields = ("username", "email")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        limit_username(self.fields["username"])
 
     def clean_username(self):
         username = super().clean_username()

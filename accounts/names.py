@@ -17,6 +17,10 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+# A new username's most characters: longer ones widen pages and crowd the table. The column
+# keeps Django's 150, so a longer name made before the limit keeps working.
+USERNAME_MAX = 30
+
 # Words that claim the name belongs to a computer player (games.models.Seat.name:
 # "Computer 2 (expert)", "Компьютер 2 (эксперт)") or to the people who run the site.
 RESERVED_PREFIXES = ("computer", "компьютер", "admin", "админ")  # of the name or a word

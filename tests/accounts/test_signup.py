@@ -2,6 +2,7 @@
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 
 pytestmark = pytest.mark.django_db
 URL = "/accounts/signup/"
@@ -63,3 +64,38 @@ def test_it_redirects_a_logged_in_player(alice_client):
     r = alice_client.get(URL)
     assert r.status_code == 302
     assert r.url == "/accounts/profile/"
+
+
+def test_a_username_has_at_most_thirty_characters(client):
+    page = client.get(URL).content.decode()
+    assert 'maxlength="30"' in page and "At most 30 characters" in page
+    r = client.post(URL, form(username="c" * 31))
+    assert r.status_code == 200
+    assert "at most 30 characters" in r.content.decode()
+    assert not get_user_model().objects.exists()
+    assert client.post(URL, form(username="c" * 30)).status_code == 302
+
+
+def test_the_admin_holds_new_names_to_thirty_but_keeps_a_longer_old_one(client, password):
+    Player = get_user_model()
+    root = Player.objects.create_superuser("root", "root@example.org", password)
+    old = Player.objects.create_user("o" * 40, password=password)  # made before the limit
+    client.force_login(root)
+    r = client.post("/admin/accounts/player/add/", {
+        "username": "n" * 31, "password1": "a-long-unusual-secret-42",
+        "password2": "a-long-unusual-secret-42", "usable_password": "true"})
+    assert r.status_code == 200 and not Player.objects.filter(username="n" * 31).exists()
+    data = {"username": old.username, "date_joined_0": "2026-01-01", "date_joined_1": "10:00",
+            "deals_played": 0, "deals_lost": 0, "deals_drawn": 0, "is_active": "on",
+            "display_name": "Old timer"}
+    r = client.post(f"/admin/accounts/player/{old.pk}/change/", data)
+    assert r.status_code == 302
+    old.refresh_from_db()
+    assert old.display_name == "Old timer"
+    # Its owner still logs in with it.
+    r = Client().post("/accounts/login/", {"username": "o" * 40, "password": password})
+    assert r.status_code == 302
+    renamed = client.post(f"/admin/accounts/player/{root.pk}/change/", data | {
+        "username": "r" * 31, "is_staff": "on", "is_superuser": "on"})
+    assert renamed.status_code == 200
+    assert Player.objects.filter(username="root").exists()

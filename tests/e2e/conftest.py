@@ -296,11 +296,14 @@ def _presets(transactional_db):
     """The rule presets as the migration seeds them. (Not serialized_rollback: Django keeps
     the serialized data on the connection object, and once Playwright's event loop runs in
     this thread Django's context-local connections hand out another object, without it.)"""
+    from django.apps import apps
+
     from games.models import RulePreset
 
     seed = importlib.import_module("games.migrations.0002_seed_presets")
     for fields in seed.PRESETS:
         RulePreset.objects.update_or_create(name=fields["name"], defaults=fields)
+    importlib.import_module("games.migrations.0017_preset_languages").into_rows(apps, None)
 
 
 @pytest.fixture(autouse=True)
