@@ -21,6 +21,9 @@ from .errors import BadRequest, Conflict
 from .turn import SLOW_TURN, on_vacation, restart_clock
 
 DAY = timedelta(days=1)
+# A day of vacation counts as used once more than this of it has passed: one called off a
+# few seconds (or minutes) after it began, or a few minutes into a new day, costs no day.
+GRACE = timedelta(hours=1)
 
 
 def days_left(player, now=None) -> int:
@@ -61,14 +64,14 @@ def start_vacation(user, days, now=None):
 
 
 def end_vacation(user, now=None):
-    """Back early (or the vacation ran out): whole days not used are given back, and the
-    clocks of the player's games run again."""
+    """Back early (or the vacation ran out): the days not used are given back (a day counts
+    once more than GRACE of it has passed), and the clocks of the player's games run again."""
     now = now or timezone.now()
     with transaction.atomic():
         player = get_user_model().objects.select_for_update().get(pk=user.pk)
         if player.vacation_until is None:
             raise Conflict(_("You are not on vacation."))
-        unused = math.floor(max(timedelta(0), player.vacation_until - now) / DAY)
+        unused = math.floor((max(timedelta(0), player.vacation_until - now) + GRACE) / DAY)
         if unused:
             taken = dict(player.vacation_days or {})
             year = str(now.year)

@@ -135,3 +135,15 @@ def test_the_table_tells_everyone_who_is_on_vacation(slow):
         page = watcher.get(f"/games/{slow.pk}/").content.decode()
     assert "The clock has stopped: the player to move is on vacation." in page
     assert page.count('class="role vacation"') == 1
+
+
+def test_a_vacation_called_off_at_once_costs_no_day(alice):
+    services.start_vacation(alice, 3, T0)
+    services.end_vacation(alice, T0 + timedelta(seconds=4))
+    alice.refresh_from_db()
+    assert services.days_left(alice, T0) == 30
+    # Two hours into it, the first day is used; the two others come back.
+    services.start_vacation(alice, 3, T0 + DAY)
+    services.end_vacation(alice, T0 + DAY + 2 * HOUR)
+    alice.refresh_from_db()
+    assert services.days_left(alice, T0) == 29
