@@ -209,3 +209,14 @@ def test_the_trump_cards_rank_is_written_beside_the_talon(alice, bob, classic, s
     services.join_game(game.pk, bob)
     page = client_for(alice).get(table_url(game)).content.decode()
     assert 'Trump: <span class="suit red">6♥ hearts</span>' in page
+
+
+def test_a_name_ending_in_a_period_gets_no_second_one(duel, alice, bob):
+    from .conftest import seat_user
+
+    to_act = seat_user(duel, duel.turn_seat)
+    to_act.display_name = "Aino K."
+    to_act.save()
+    reader = client_for(bob if to_act == alice else alice)
+    page = reader.get(table_url(duel), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Ждём Aino K." in page and "Aino K.." not in page
