@@ -163,3 +163,17 @@ def test_player_choice_saved_on_profile(alice_client, alice, client):
     # Another browser, asking for Russian: the profile's language wins once alice logs in.
     client.force_login(alice)
     assert "Åpne spill" in client.get("/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+
+
+def test_norwegian_tells_a_deal_from_a_game():
+    """docs/glossary.md: a deal is "giv", a game "spill"; no deal is called a game."""
+    game_word = re.compile(r"\bspill(et|ene)?\b", re.I)
+    mixed = [(e.msgid, e.msgstr or e.msgstr_plural) for e in catalogue("nb")
+             if not e.obsolete and re.search(r"\bdeals?\b", e.msgid, re.I)
+             and not re.search(r"\b(game|games|match)\b", e.msgid, re.I)
+             and game_word.search(e.msgstr + " ".join(e.msgstr_plural.values()))]
+    assert mixed == []
+    with translation.override("nb"):
+        template = Template("{% load i18n %}{% blocktranslate with n=1 total=1 %}Deal {{ n }} "
+                            "of {{ total }}{% endblocktranslate %}")
+        assert template.render(Context()) == "Giv 1 av 1"
