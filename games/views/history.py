@@ -70,15 +70,16 @@ def replay_page(request, game_id):
 
 
 def _review_marks(game, link, shown: int):
-    """The coach's marks in words, each linked to the table its player chose at, just
-    before the move (None: no review yet). `shown`: the replay's step on the page."""
+    """The coach's marks in words, each linked to the replay step of the move it is about,
+    so that the link, the page's "Move N" and the note speak of one move (the table the
+    player chose at is one step back). None: no review yet. `shown`: the page's step."""
     marks = review.kept(game)
     if marks is None:
         return None
     seats = {s.number: s.name for s in game.seats.select_related("player")}
     marks = sorted(marks, key=lambda m: m["step"])  # in the order they were played
-    return [{**m, "name": seats.get(m["seat"], "?"), "url": link(m["step"] - 1),
-             "at": m["step"] - 1, "current": m["step"] - 1 == shown,
+    return [{**m, "name": seats.get(m["seat"], "?"), "url": link(m["step"]),
+             "at": m["step"], "current": m["step"] == shown,
              "played_words": review.action_words(m["played"]),
              "better_words": review.action_words(m["better"])} for m in marks]
 

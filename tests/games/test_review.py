@@ -12,7 +12,7 @@ from games.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
-MARK = re.compile(r'href="/games/(\d+)/replay/\?move=(\d+)">(?:After move \d+|At the deal)</a>:\s*alice chose to')
+MARK = re.compile(r'href="/games/(\d+)/replay/\?move=(\d+)">Move (\d+)</a>:\s*alice chose to')
 
 
 @pytest.fixture(autouse=True)
@@ -49,22 +49,23 @@ def test_a_player_asks_for_a_review_and_sees_marked_moves(alice_client, alice, c
     marks = MARK.findall(page)
     assert marks, page[page.index('id="review"'):][:600]
     moves = replay.moves_of(game)
-    for game_id, step in marks:
-        seat, _tokens = moves[int(step)]  # the link shows the table just before her move
-        assert int(game_id) == game.pk and seat == 0  # alice's own moves, at their step
-    assert [int(step) for _g, step in marks] == sorted(int(step) for _g, step in marks)
+    for game_id, step, named in marks:
+        # The link names the move it is about and opens it: step N shows the table after
+        # move N, her move (moves[N - 1]), played.
+        seat, _tokens = moves[int(step) - 1]
+        assert int(game_id) == game.pk and seat == 0 and named == step  # alice's own moves
+    assert [int(step) for _g, step, _n in marks] == sorted(int(step) for _g, step, _n in marks)
     # Each mark says the chance with the better move and as played, the first higher.
     listed = page[page.index('id="review"'):]
     chances = re.findall(r"about (\d+)% with the better move, (\d+)% as played", listed)
     assert len(chances) == len(marks)
     assert all(100 >= int(kept) > int(left) >= 0 for kept, left in chances)
-    # Following a mark: the table just before the move, the coach's words above it.
-    game_id, step = marks[-1]
+    # Following a mark: the move it is about, "Move N", alice's, the coach's words above it.
+    game_id, step, _named = marks[-1]
     page = alice_client.get(f"/games/{game_id}/replay/?move={step}").content.decode()
-    assert f"Move {step} of" in page
+    assert f"Move {step} of" in page and "<h2>alice moves</h2>" in page
     assert re.search(rf'<li class="current" aria-current="step"><a href="/games/{game_id}/'
-                     rf'replay/\?move={step}">{f"After move {step}" if int(step) else "At the deal"}</a>',
-                     page)
+                     rf'replay/\?move={step}">Move {step}</a>', page)
     note = page[page.index('class="coach-note'):page.index('class="replay-move')]
     assert "alice chose to" in note and "% as played" in note
 
