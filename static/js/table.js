@@ -185,6 +185,12 @@
   document.addEventListener("click", function (event) {
     var form = moveForm(), target = event.target;
     if (!form || !target.closest || !form.contains(target)) return;
+    // A move on its way: a second tap (a double tap, or the click a label passes on to
+    // its box) must neither send it again nor undo the card chosen.
+    if (form.hasAttribute("data-sending") && target.closest("fieldset.hand, fieldset.beat, .ask")) {
+      event.preventDefault();
+      return;
+    }
     var label = target.closest("fieldset.hand label.pick");
     if (label) {
       var box = label.querySelector("input[type=checkbox]");

@@ -174,16 +174,18 @@ def test_a_newcomer_with_the_invite_may_log_in_or_sign_up_and_come_back(alice, c
     assert f'href="/accounts/signup/?next={back}"' in body
 
 
-def test_the_hand_says_when_a_tap_plays_a_card(alice, bob, classic, stacked):
+def test_the_hand_says_when_a_click_or_tap_plays_a_card(alice, bob, classic, stacked):
     game = services.create_game(alice, classic, players=2)
     game = services.join_game(game.pk, bob)
     legend = re.compile(r"Your hand — ([^<]+)</legend>")
     page = client_for(alice).get(table_url(game)).content.decode()
-    assert legend.search(page).group(1) == "tap a card to play it"  # a lead is one card (R7)
+    assert legend.search(page).group(1) == "choose a card to play it"  # a lead is one card (R7)
+    assert "tap-plays" in page  # its "Play selected" is for pages without scripts
     game = services.play(game.pk, alice, ["attack:7S"], game.version)
     game = services.play(game.pk, bob, ["defend:7S:9S"], game.version)
     page = client_for(alice).get(table_url(game)).content.decode()
     assert legend.search(page).group(1) == "choose the cards to play"  # throw-ins go together
+    assert "tap-plays" not in page
 
 
 def test_russian_cards_carry_russian_letters(alice, bob, classic, stacked):
