@@ -359,6 +359,8 @@ CELERY_TASK_DEFAULT_QUEUE = "mail"
 CELERY_TASK_ROUTES = {
     "games.tasks.bot_turn": {"queue": "play"},
     "games.tasks.sweep_deadlines": {"queue": "play"},
+    "games.tasks.advance_tournament": {"queue": "play"},
+    "games.tasks.tournament_rounds": {"queue": "play"},
     "games.tasks.coach_hint": {"queue": "coach"},
     "games.tasks.review_game": {"queue": "coach"},
     "games.tasks.send_reminders": {"queue": "mail"},
@@ -367,6 +369,8 @@ CELERY_TASK_ROUTES = {
 }
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 3.0},
+    # Tournaments: starts, withdrawals and round deadlines (a table's end asks at once).
+    "tournament-rounds": {"task": "games.tasks.tournament_rounds", "schedule": 10.0},
     # REMINDER_INTERVAL: the integration tier makes the mail round quicker.
     "send-reminders": {"task": "games.tasks.send_reminders",
                        "schedule": envfloat("REMINDER_INTERVAL", "60")},

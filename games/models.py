@@ -549,3 +549,146 @@ class DeadlineSweep(models.Model):
 
     def __str__(self):
         return f"deadline sweep at {self.last_run}"
+
+
+class Tournament(models.Model):
+    """A tournament: rounds of tables of one rule preset, paired by games.tournament
+    (docs/design.md, "Tournaments"); games.services.tournament changes it."""
+
+    class Kind(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round_robin", _("round robin")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open for entries")
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+        CANCELLED = "cancelled", _("cancelled")
+
+    name = models.CharField(_("name"), max_length=80)
+    preset = models.ForeignKey(RulePreset, on_delete=models.PROTECT, related_name="tournaments",
+                               verbose_name=_("rule preset"))
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind, default=Kind.SWISS)
+    table_size = models.PositiveSmallIntegerField(
+        _("players per table"), default=2, validators=[MinValueValidator(2), MaxValueValidator(6)])
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds"), default=4, validators=[MinValueValidator(1), MaxValueValidator(30)],
+        help_text=_("A round robin plays as many rounds as its field needs."))
+    deals = models.PositiveSmallIntegerField(_("deals per table"), default=1,
+                                             validators=[MinValueValidator(1)])
+    time_control = models.CharField(_("time control"), max_length=4, choices=TimeControl,
+                                    default=TimeControl.MOVE)
+    move_time = models.DurationField(
+        _("time per move"), default=timedelta(days=1),
+        validators=[MinValueValidator(MIN_MOVE_TIME), MaxValueValidator(MAX_MOVE_TIME)])
+    bank_time = models.DurationField(_("time bank"), null=True, blank=True)
+    increment = models.DurationField(_("time added per move"), null=True, blank=True)
+    round_time = models.DurationField(
+        _("time per round"), default=timedelta(days=3), validators=[MinValueValidator(MIN_MOVE_TIME)],
+        help_text=_("When it runs out, an unfinished table is lost by the player to act."))
+    starts_at = models.DateTimeField(_("starts"), null=True, blank=True,
+                                     help_text=_("Empty: when an administrator starts it."))
+    join_until = models.DateTimeField(_("entries close"), null=True, blank=True)
+    rated = models.BooleanField(_("rated"), default=True)
+    min_rating = models.FloatField(_("lowest rating"), null=True, blank=True)
+    max_players = models.PositiveSmallIntegerField(_("most players"), default=64,
+                                                   validators=[MinValueValidator(2)])
+    private = models.BooleanField(_("private"), default=False,
+                                  help_text=_("Among friends: only holders of the link may join."))
+    invite_token = models.CharField(_("invite token"), max_length=32, default=new_invite_token,
+                                    editable=False)
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.OPEN,
+                              db_index=True)
+    current_round = models.PositiveSmallIntegerField(_("round"), default=0)
+    round_deadline = models.DateTimeField(_("round ends"), null=True, blank=True, db_index=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, related_name="tournaments_created",
+                                   verbose_name=_("created by"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("tournament", args=[self.pk])
+
+    @property
+    def invite_url(self) -> str:
+        return f"{self.get_absolute_url()}?invite={self.invite_token}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+
+class Entry(models.Model):
+    """A player in a tournament; withdrawn players keep their standing, unpaired."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="entries", verbose_name=_("player"))
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
+
+    class Meta:
+        ordering = ("tournament", "seed", "joined_at", "pk")
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player"),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament_id}: {self.player_id}"
+
+
+class TournamentRound(models.Model):
+    """A round: its tables start together; `byes` holds the players sitting it out."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField(_("round"))
+    byes = models.JSONField(_("byes"), default=list, blank=True)
+    started_at = models.DateTimeField(_("started"))
+    deadline = models.DateTimeField(_("deadline"))
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ("tournament", "number")
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament_id} round {self.number}"
+
+
+class RoundTable(models.Model):
+    """A table of a round: its game, and once finished its places (player ids, best first,
+    each a list of players sharing it) and deals lost per player."""
+
+    round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="tables")
+    board = models.PositiveSmallIntegerField(_("board"))
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="round_table")
+    places = models.JSONField(_("places"), null=True, blank=True)
+    deals_lost = models.JSONField(_("deals lost"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ("round", "board")
+        verbose_name = _("round table")
+        verbose_name_plural = _("round tables")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "board"], name="round_board_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.round} board {self.board}"

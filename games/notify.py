@@ -20,6 +20,7 @@ BOT_TURN = "games.tasks.bot_turn"
 COACH_HINT = "games.tasks.coach_hint"
 REVIEW_GAME = "games.tasks.review_game"
 CHALLENGE_MAIL = "games.tasks.challenge_mail"
+ADVANCE_TOURNAMENT = "games.tasks.advance_tournament"
 
 
 def group_name(game_id: int) -> str:
@@ -146,3 +147,25 @@ def chat_posted(game_id: int, message_id: int) -> None:
         _group_send(group_name(game_id), {"type": "chat.message", "id": message_id})
     except Exception:  # a lost chat line must not fail the request; sockets catch up
         logger.exception("could not tell game %s's group about chat %s", game_id, message_id)
+
+
+def tournament_group(tournament_id: int) -> str:
+    """The sockets of a tournament's page (games.live.nav)."""
+    return f"tournament-{tournament_id}"
+
+
+def tournament_changed(tournament_id: int, *, lobby: bool = False) -> None:
+    """A tournament's field, rounds or standings changed: its pages re-render them; with
+    `lobby`, lobby pages refresh their list of open tournaments."""
+    try:
+        _group_send(tournament_group(tournament_id), {"type": "tournament.changed",
+                                                      "tournament": tournament_id})
+        if lobby:
+            _group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+    except Exception:  # pages heal on the next change or reload
+        logger.exception("could not tell tournament %s's pages", tournament_id)
+
+
+def queue_tournament_check(tournament_id: int) -> None:
+    """A table of the tournament ended: see whether its round is over."""
+    current_app.signature(ADVANCE_TOURNAMENT, args=(tournament_id,)).apply_async()

@@ -61,3 +61,16 @@ def review_game(game_id: int) -> int:
 def challenge_mail(game_id: int) -> bool:
     """The email telling a challenged player of the table made for them."""
     return services.send_challenge_mail(game_id)
+
+
+@shared_task(ignore_result=True)
+def advance_tournament(tournament_id: int) -> bool:
+    """A table of the tournament ended: close its round if it is over, pair the next."""
+    return services.tournament.advance(tournament_id)
+
+
+@shared_task(ignore_result=True)
+def tournament_rounds() -> int:
+    """Beat: start tournaments at their start time; withdraw players with two timeouts;
+    close rounds at their deadline (games.services.tournament)."""
+    return services.tournament.advance_tournaments()

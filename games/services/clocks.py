@@ -110,6 +110,13 @@ def claim_match(game_id, user, now=None) -> Game:
         return _forfeit(change, game.match(), absent, now, actions=["claim"])
 
 
+def forfeit_seat(game_id, number: int, now=None) -> Game:
+    """The site ends a match against seat `number`, as a forfeit out of time (section 10):
+    a tournament's round ran out, or its player was withdrawn."""
+    with locked(game_id, SITE, playing=True) as change:
+        return _forfeit(change, change.game.match(), change.seats[number], now or timezone.now())
+
+
 def claimable(game: Game, seat: Seat) -> bool:
     """Has this seat's player run out of time so often that a computer stands in?"""
     return seat.stands_in and seat.timeouts >= game.preset.timeouts_allowed

@@ -6,10 +6,14 @@ forfeit)."""
 
 from __future__ import annotations
 
+from functools import partial
+
+from django.db import transaction
 from django.utils import timezone
 
+from .. import notify
 from ..engine import Match, Termination
-from ..models import DealRecord, Game, Seat
+from ..models import DealRecord, Game, RoundTable, Seat
 from .ratings import rate_game
 
 
@@ -85,3 +89,7 @@ def finish_match(game: Game, match: Match, now=None, *,
     game.next_reminder = game.move_email_at = None
     game.reminders_sent = 0
     rate_game(game)  # a rated game moves its players' ratings, once
+    tournament = (RoundTable.objects.filter(game=game)
+                  .values_list("round__tournament", flat=True).first())
+    if tournament is not None:  # its round may be over (services.tournament.advance)
+        transaction.on_commit(partial(notify.queue_tournament_check, tournament), robust=True)
