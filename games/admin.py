@@ -1,5 +1,7 @@
 """The admin of the games: rule presets (checked by the engine's Rules; duplicate,
-deactivate, activate) and games, read-only (abort is the one change, through services).
+deactivate, activate), games, read-only (abort is the one change, through services), and
+tournaments (make one; start early, withdraw a player, cancel: through services, each
+logged in the admin's history).
 A game's saved state, which holds every hidden card, is shown only once it is over."""
 
 from django import forms
@@ -13,7 +15,7 @@ from django.utils.translation import ngettext
 from modeltranslation.admin import TranslationAdmin
 
 from . import services
-from .models import Game, Move, RulePreset, Seat
+from .models import Entry, Game, Move, RulePreset, Seat, Tournament
 
 TRANSLATED = ("name", "description")  # games/translation.py
 OTHER_LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
@@ -210,3 +212,125 @@ class GameAdmin(admin.ModelAdmin):
                 self.message_user(request, f"#{game.pk}: {exc.message}", messages.WARNING)
         self.message_user(request, ngettext("%(n)d game aborted.", "%(n)d games aborted.",
                                             done) % {"n": done})
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = ("name", "preset", "kind", "table_size", "rounds", "deals", "time_control",
+                  "move_time", "bank_time", "increment", "round_time", "starts_at",
+                  "join_until", "rated", "min_rating", "max_players", "private")
+
+    def clean(self):
+        data = super().clean()
+        preset, size = data.get("preset"), data.get("table_size")
+        if preset is not None and preset.teams:
+            raise forms.ValidationError(_("Tournaments are played without teams for now: "
+                                          "choose another rule preset."))
+        if preset is not None and size is not None and size not in preset.player_counts:
+            self.add_error("table_size", _("%(preset)s is played by %(min)s to %(max)s "
+                                           "players.") % {
+                "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
+        if data.get("time_control") == "bank" and not (data.get("bank_time")
+                                                       and data.get("increment") is not None):
+            self.add_error("bank_time", _("A time bank needs its time and the time added "
+                                          "per move."))
+        return data
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    fields = ("player", "seed", "joined_at", "withdrawn_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    """Made here or by players (private ones); it changes through
+    games.services.tournament once it is open: start early, cancel, withdraw a player."""
+
+    form = TournamentForm
+    list_display = ("name", "preset", "kind", "table_size", "status", "current_round",
+                    "starts_at", "private", "created_by")
+    list_filter = ("status", "kind", "private")
+    search_fields = ("name", "entries__player__username")
+    actions = ("start_early", "cancel")
+    inlines = (EntryInline,)
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and not obj.is_open:  # rounds are paired: the settings stay
+            return [*TournamentForm.Meta.fields, "status", "current_round"]
+        return ("status", "current_round")
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def _each(self, request, queryset, change, done_words, log_words):
+        done = 0
+        for tournament in queryset:
+            try:
+                change(tournament)
+            except services.GameError as exc:
+                self.message_user(request, f"{tournament}: {exc.message}", messages.WARNING)
+                continue
+            self.log_change(request, tournament, log_words)
+            done += 1
+        self.message_user(request, done_words(done))
+
+    @admin.action(description=_("Start the selected tournaments now"))
+    def start_early(self, request, queryset):
+        self._each(request, queryset,
+                   lambda t: services.tournament.start_tournament(t.pk, request.user),
+                   lambda n: ngettext("%(n)d tournament started.",
+                                      "%(n)d tournaments started.", n) % {"n": n},
+                   "Started early.")
+
+    @admin.action(description=_("Cancel the selected tournaments"))
+    def cancel(self, request, queryset):
+        self._each(request, queryset,
+                   lambda t: services.tournament.cancel_tournament(t.pk, request.user),
+                   lambda n: ngettext("%(n)d tournament cancelled.",
+                                      "%(n)d tournaments cancelled.", n) % {"n": n},
+                   "Cancelled.")
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    """Who entered which tournament; withdraw players through games.services.tournament."""
+
+    list_display = ("tournament", "player", "seed", "joined_at", "withdrawn_at")
+    list_filter = ("tournament",)
+    search_fields = ("player__username", "tournament__name")
+    readonly_fields = ("tournament", "player", "seed", "joined_at", "withdrawn_at")
+    actions = ("withdraw",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description=_("Withdraw the selected players"))
+    def withdraw(self, request, queryset):
+        done = 0
+        for entry in queryset.select_related("tournament", "player"):
+            try:
+                services.tournament.withdraw_player(entry.tournament_id, entry.player,
+                                                    request.user)
+            except services.GameError as exc:
+                self.message_user(request, f"{entry.player}: {exc.message}", messages.WARNING)
+                continue
+            self.log_change(request, entry.tournament, f"Withdrew {entry.player.username}.")
+            done += 1
+        self.message_user(request, ngettext("%(n)d player withdrawn.",
+                                            "%(n)d players withdrawn.", done) % {"n": done})

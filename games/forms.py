@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from . import once
-from .models import BOT_LEVELS, RulePreset, TimeControl
+from .models import BOT_LEVELS, RulePreset, TimeControl, Tournament
 from .services.challenge import find_player
 from .services.errors import NotFound
 from .services.lobby import too_many_bots
@@ -207,3 +207,46 @@ class ChallengeForm(ClockForm):
             return find_player(name).username
         except NotFound as exc:
             raise forms.ValidationError(exc.message) from None
+
+
+ROUND_TIMES = _durations(HOUR, 12 * HOUR, DAY, 3 * DAY, 7 * DAY, 14 * DAY)
+
+
+class TournamentForm(ClockForm):
+    """A tournament: its name, kind, tables, rounds and clock (games.services.tournament).
+    Players make private ones among friends; staff may list theirs in the lobby."""
+
+    name = forms.CharField(label=_("Name"), max_length=80)
+    kind = forms.ChoiceField(label=_("Kind"), choices=Tournament.Kind.choices,
+                             initial=Tournament.Kind.SWISS)
+    table_size = forms.TypedChoiceField(label=_("Players per table"), choices=PLAYER_COUNTS,
+                                        coerce=int, initial=2)
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=30, initial=4,
+                                help_text=_("A round robin plays as many rounds as its field "
+                                            "needs."))
+    round_time = forms.TypedChoiceField(
+        label=_("Time per round"), choices=ROUND_TIMES, coerce=int, initial=3 * DAY,
+        help_text=_("When it runs out, an unfinished table is lost by the player to act."))
+    starts_at = forms.DateTimeField(
+        label=_("Starts"), required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text=_("Empty: you start it yourself."))
+    rated = _create["rated"]
+    public = forms.BooleanField(label=_("Listed in the lobby"), required=False,
+                                help_text=_("Administrators only."))
+    field_order = ["name", "preset", "kind", "table_size", "rounds"]
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "tournament_%s")
+        super().__init__(*args, **kwargs)
+        preset = self.fields["preset"]
+        preset.queryset = preset.queryset.filter(teams="")
+
+    def tournament_options(self) -> dict:
+        d = self.cleaned_data
+        return {
+            "name": d["name"], "kind": d["kind"], "table_size": d["table_size"],
+            "rounds": d["rounds"], "round_time": timedelta(seconds=d["round_time"]),
+            "starts_at": d["starts_at"], "rated": d["rated"], "private": not d["public"],
+            **self.clock_options(),
+        }

@@ -627,6 +627,14 @@ class Tournament(models.Model):
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
 
+    @property
+    def clock_label(self) -> str:
+        """The tables' time control in words, as a table says it."""
+        if self.time_control != TimeControl.BANK:
+            return _("%(time)s per move") % {"time": duration(self.move_time)}
+        return _("%(bank)s + %(increment)s per move") % {
+            "bank": duration(self.bank_time), "increment": duration(self.increment)}
+
 
 class Entry(models.Model):
     """A player in a tournament; withdrawn players keep their standing, unpaired."""

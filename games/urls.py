@@ -1,9 +1,10 @@
 """The game's pages and the htmx answers under them: the lobby, My games, a table and its
-changes (join, leave, start, play, chat, resign, rematch…), replays, leaderboards."""
+changes (join, leave, start, play, chat, resign, rematch…), replays, leaderboards,
+tournaments."""
 
 from django.urls import path
 
-from .views import history, lobby, table
+from .views import history, lobby, table, tournament
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
@@ -31,4 +32,11 @@ urlpatterns = [
     path("games/<int:game_id>/rematch/", table.rematch, name="rematch"),
     path("games/<int:game_id>/chat/", table.chat, name="chat"),
     path("games/<int:game_id>/mute/", table.mute, name="mute"),
+    path("tournaments/", tournament.tournaments, name="tournaments"),
+    path("tournaments/new/", tournament.create, name="create_tournament"),
+    path("tournaments/<int:tournament_id>/", tournament.tournament, name="tournament"),
+    path("tournaments/<int:tournament_id>/join/", tournament.join, name="join_tournament"),
+    path("tournaments/<int:tournament_id>/leave/", tournament.leave, name="leave_tournament"),
+    path("tournaments/<int:tournament_id>/start/", tournament.start, name="start_tournament"),
+    path("tournaments/<int:tournament_id>/cancel/", tournament.cancel, name="cancel_tournament"),
 ]

@@ -1,7 +1,8 @@
 """The per-page socket (`/ws/me/`) that keeps the site live outside a table: how many games
 wait for your move (in the navigation, on every page), "My games", and the lobby's open
 tables. Events come from notify.people_changed; each socket renders its own reader's
-fragments, in the reader's language, and pushes them with `hx-swap-oob`."""
+fragments, in the reader's language, and pushes them with `hx-swap-oob`. A tournament's
+page (`?page=tournament&tournament=<id>`) hears of its standings and rounds the same way."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from ..models import Game
-from ..notify import LOBBY_GROUP, nav_group, user_group
+from .. import services
+from ..models import Game, Tournament
+from ..notify import LOBBY_GROUP, nav_group, tournament_group, user_group
 from .base import (
     CLOSE_FLOOD,
     CLOSE_SIGNED_OUT,
@@ -23,7 +25,7 @@ from .base import (
 )
 
 logger = logging.getLogger(__name__)
-PAGES = ("lobby", "mine")  # pages with a live list besides the navigation
+PAGES = ("lobby", "mine", "tournament")  # pages with a live list besides the navigation
 
 
 def waiting_for(user) -> int:
@@ -47,6 +49,9 @@ class NavConsumer(SiteConsumer):
         self.sent_waiting: int | None = None
         # Counted in already, per address (live/middleware.py).
         self.groups_joined = [LOBBY_GROUP] if self.page == "lobby" else []
+        self.tournament = self._tournament(query) if self.page == "tournament" else None
+        if self.tournament is not None:
+            self.groups_joined.append(tournament_group(self.tournament))
         if self.signed_in:  # its news, and the session's end
             self.groups_joined += [nav_group(self.user.pk), user_group(self.user.pk)]
         if not self.groups_joined:
@@ -61,6 +66,14 @@ class NavConsumer(SiteConsumer):
             return
         self.accept()
         self.send_nav()
+
+    def _tournament(self, query) -> int | None:
+        """The tournament whose page this is, if the reader may see it."""
+        number = (query.get("tournament") or [""])[0]
+        found = Tournament.objects.filter(pk=number).first() if number.isdigit() else None
+        if found is None or not services.tournament.can_see(found, self.user):
+            return None
+        return found.pk
 
     @property
     def signed_in(self) -> bool:
@@ -82,11 +95,16 @@ class NavConsumer(SiteConsumer):
     def lobby_changed(self, event):
         self.send(text_data=self.render({"lobby": True}))
 
+    def tournament_changed(self, event):
+        if self.tournament is not None:
+            self.send(text_data=self.render({"tournament": self.tournament}))
+
     def layer_reconnected(self, event):
         """The channel layer lost Redis for a while: what it said then is lost."""
         self.send_nav()
         if self.page == "lobby":
             self.lobby_changed(event)
+        self.tournament_changed(event)
 
     def render(self, context: dict) -> str:
         with translation.override(self.language):

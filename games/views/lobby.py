@@ -18,6 +18,7 @@ from ..forms import ChallengeForm, CreateGameForm, LobbyFilterForm, QuickMatchFo
 from ..models import Game
 from ..present import outcome
 from .table import to_table, wants_partial
+from .tournament import listed
 
 
 # ----------------------------------------------------------------------------- lobby
@@ -46,6 +47,7 @@ def _lobby(request, form=None, status=200, *, quick=None, challenge=None):
         "quick": quick or QuickMatchForm(),
         "challenge": challenge or ChallengeForm(),
         "live_page": "lobby",  # games.live.nav refreshes the open tables
+        "tournaments": listed(),
     }
     template = "games/lobby.html"
     if wants_partial(request) and request.htmx.target == "open-games":

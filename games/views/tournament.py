@@ -1,0 +1,125 @@
+"""Tournaments' pages: the list (open ones, and a form for a new one), a tournament's page
+(its field, standings and rounds with their tables) and its buttons: join, leave, start,
+cancel. Every change goes to games.services.tournament."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import services
+from ..forms import TournamentForm
+from ..models import Seat, Tournament
+
+T = services.tournament
+
+
+def listed():
+    """Public tournaments open for entries or in play, soonest first."""
+    return (Tournament.objects.filter(private=False, status__in=[
+        Tournament.Status.OPEN, Tournament.Status.PLAYING])
+        .select_related("preset").order_by("status", "starts_at", "-created_at")[:50])
+
+
+@require_GET
+def tournaments(request):
+    return _list_page(request)
+
+
+def _list_page(request, form=None, status=200):
+    mine = (Tournament.objects.filter(entries__player=request.user).order_by("-created_at")[:20]
+            if request.user.is_authenticated else [])
+    return render(request, "games/tournaments.html", {
+        "tournaments": listed(), "mine": mine, "form": form or TournamentForm(),
+    }, status=status)
+
+
+@require_POST
+@login_required
+def create(request):
+    form = TournamentForm(request.POST)
+    if not form.is_valid():
+        return _list_page(request, form, status=400)
+    try:
+        made = T.create_tournament(request.user, form.cleaned_data["preset"],
+                                   **form.tournament_options())
+    except services.GameError as exc:
+        form.add_error(None, exc.message)
+        return _list_page(request, form, status=exc.status)
+    return redirect(made.invite_url if made.private else made.get_absolute_url())
+
+
+def _visible(request, tournament_id) -> Tournament:
+    tournament = Tournament.objects.select_related("preset").filter(pk=tournament_id).first()
+    token = request.GET.get("invite") or request.POST.get("invite")
+    if tournament is None or not T.can_see(tournament, request.user, token):
+        raise Http404
+    return tournament
+
+
+@require_GET
+def tournament(request, tournament_id):
+    t = _visible(request, tournament_id)
+    entries = list(t.entries.select_related("player"))
+    people = {e.player_id: e for e in entries}
+    standings = T.tournament_standings(t) if t.status != Tournament.Status.OPEN else []
+    rounds = []
+    seats: dict[int, list] = {}
+    for seat in Seat.objects.filter(game__round_table__round__tournament=t).select_related(
+            "player").order_by("game", "number"):
+        seats.setdefault(seat.game_id, []).append(seat)
+    for rnd in t.round_set.prefetch_related("tables__game").order_by("-number"):
+        rounds.append({"round": rnd, "byes": [people[p].player for p in rnd.byes if p in people],
+                       "tables": [(table, seats.get(table.game_id, []))
+                                  for table in rnd.tables.all()]})
+    me = people.get(request.user.pk) if request.user.is_authenticated else None
+    user = request.user
+    ctx = {
+        "t": t, "entries": entries, "me": me, "rounds": rounds,
+        "standings": [(s, people[s.player]) for s in standings if s.player in people],
+        "invite": request.GET.get("invite", ""),
+        "can_start": t.is_open and user.is_authenticated and (
+            user.is_staff or (t.private and t.created_by_id == user.pk)),
+        "live_page": "tournament", "live_tournament": t.pk,
+    }
+    return render(request, "games/tournament.html", ctx)
+
+
+def _change(request, tournament_id, change):
+    t = _visible(request, tournament_id)
+    try:
+        change(t)
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+    url = t.get_absolute_url()
+    invite = request.POST.get("invite")
+    return redirect(f"{url}?invite={invite}" if invite else url)
+
+
+@require_POST
+@login_required
+def join(request, tournament_id):
+    return _change(request, tournament_id, lambda t: T.join_tournament(
+        t.pk, request.user, invite_token=request.POST.get("invite")))
+
+
+@require_POST
+@login_required
+def leave(request, tournament_id):
+    return _change(request, tournament_id, lambda t: T.leave_tournament(t.pk, request.user))
+
+
+@require_POST
+@login_required
+def start(request, tournament_id):
+    return _change(request, tournament_id, lambda t: T.start_tournament(t.pk, request.user))
+
+
+@require_POST
+@login_required
+def cancel(request, tournament_id):
+    return _change(request, tournament_id, lambda t: T.cancel_tournament(t.pk, request.user))
+
