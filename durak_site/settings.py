@@ -366,6 +366,7 @@ CELERY_TASK_ROUTES = {
     "games.tasks.send_reminders": {"queue": "mail"},
     "games.tasks.send_summaries": {"queue": "mail"},
     "games.tasks.challenge_mail": {"queue": "mail"},
+    "games.tasks.tournament_mail": {"queue": "mail"},
 }
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 3.0},

@@ -21,6 +21,7 @@ COACH_HINT = "games.tasks.coach_hint"
 REVIEW_GAME = "games.tasks.review_game"
 CHALLENGE_MAIL = "games.tasks.challenge_mail"
 ADVANCE_TOURNAMENT = "games.tasks.advance_tournament"
+TOURNAMENT_MAIL = "games.tasks.tournament_mail"
 
 
 def group_name(game_id: int) -> str:
@@ -169,3 +170,8 @@ def tournament_changed(tournament_id: int, *, lobby: bool = False) -> None:
 def queue_tournament_check(tournament_id: int) -> None:
     """A table of the tournament ended: see whether its round is over."""
     current_app.signature(ADVANCE_TOURNAMENT, args=(tournament_id,)).apply_async()
+
+
+def queue_tournament_mail(tournament_id: int, number: int) -> None:
+    """Mail the players: round `number` has started, or (0) the final standings."""
+    current_app.signature(TOURNAMENT_MAIL, args=(tournament_id, number)).apply_async()

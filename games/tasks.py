@@ -74,3 +74,9 @@ def tournament_rounds() -> int:
     """Beat: start tournaments at their start time; withdraw players with two timeouts;
     close rounds at their deadline (games.services.tournament)."""
     return services.tournament.advance_tournaments()
+
+
+@shared_task(ignore_result=True)
+def tournament_mail(tournament_id: int, number: int) -> int:
+    """Mail the players that round `number` has started, or (0) the final standings."""
+    return services.tournament.send_tournament_mail(tournament_id, number)

@@ -11,7 +11,9 @@ move locks only its game, and the end of a table asks for a tick after its commi
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
@@ -45,6 +47,7 @@ from .access import need_user
 from .clocks import forfeit_seat
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound
 from .lobby import MAX_DEALS, _time_control, create_game, join_game
+from .mail import in_language, mail_player
 from .ratings import rating_of, shown
 
 TIMEOUTS_TO_WITHDRAW = 2  # a player who lets their time run out twice is withdrawn
@@ -224,6 +227,8 @@ def _pair_round(tournament: Tournament, number: int, now) -> TournamentRound:
     tournament.current_round = number
     tournament.round_deadline = rnd.deadline
     tournament.save(update_fields=["status", "started_at", "current_round", "round_deadline"])
+    transaction.on_commit(partial(notify.queue_tournament_mail, tournament.pk, number),
+                          robust=True)
     return rnd
 
 
@@ -411,6 +416,70 @@ def _end(tournament: Tournament, status: str, now) -> None:
     tournament.finished_at = now
     tournament.round_deadline = None
     tournament.save(update_fields=["status", "finished_at", "round_deadline"])
+    if status == Tournament.Status.FINISHED:  # the final standings, by mail
+        transaction.on_commit(partial(notify.queue_tournament_mail, tournament.pk, 0),
+                              robust=True)
+
+
+# --- mail --------------------------------------------------------------------------------
+
+
+def send_tournament_mail(tournament_id, number: int) -> int:
+    """Email the players: round `number` has started (to those at its tables, with theirs),
+    or with 0 the final standings (to everyone entered). Players who want no emails about
+    their moves get none. Returns how many mails went."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return 0
+    root = settings.SITE_URL.rstrip("/")
+    page = root + tournament.get_absolute_url()
+    if number:
+        seats = Seat.objects.filter(game__round_table__round__tournament=tournament,
+                                    game__round_table__round__number=number,
+                                    player__isnull=False).select_related("player", "game")
+        rnd = tournament.round_set.filter(number=number).first()
+        sent = 0
+        for seat in seats:
+            table = root + seat.game.get_absolute_url()
+            if seat.game.private:
+                table = root + seat.game.invite_url
+            sent += _mail(seat.player, lambda t=table, seat=seat: (
+                _("Round %(n)s of %(tournament)s has started") % {
+                    "n": number, "tournament": tournament.name},
+                _("Hello %(player)s,\n\nRound %(n)s of %(tournament)s has started. Your "
+                  "table: %(table)s\nIts tables must be finished by %(deadline)s (UTC).\n\n"
+                  "The standings: %(page)s") % {
+                    "player": seat.player.name, "n": number, "tournament": tournament.name,
+                    "table": t, "page": page,
+                    "deadline": rnd.deadline.strftime("%Y-%m-%d %H:%M") if rnd else "—"}))
+        return sent
+    table = tournament_standings(tournament)
+    names = {e.player_id: e.player for e in tournament.entries.select_related("player")}
+    top = "\n".join(f"{s.rank}. {names[s.player].name} ({s.points:g})" for s in table[:10]
+                     if s.player in names)
+    sent = 0
+    for s in table:
+        player = names.get(s.player)
+        if player is not None:
+            sent += _mail(player, lambda s=s, player=player: (
+                _("%(tournament)s is over") % {"tournament": tournament.name},
+                _("Hello %(player)s,\n\n%(tournament)s is over. You are number %(rank)s "
+                  "with %(points)s points.\n\n%(top)s\n\nThe standings: %(page)s") % {
+                    "player": player.name, "tournament": tournament.name, "rank": s.rank,
+                    "points": f"{s.points:g}", "top": top, "page": page}))
+    return sent
+
+
+def _mail(player, words) -> int:
+    """One mail, worded in the player's language (`words()` gives subject and body)."""
+    if not player.is_active or not player.email:
+        return 0
+    if player.move_emails == type(player).MoveEmails.NEVER:
+        return 0
+    with in_language(player):
+        subject, body = words()
+        mail_player(player, "moves", subject, body)
+    return 1
 
 
 # --- results and standings ---------------------------------------------------------------

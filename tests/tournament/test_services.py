@@ -262,3 +262,28 @@ def test_staff_withdraw_and_cancel(staff, short, field, seeded, frozen):
     assert tournament.status == Tournament.Status.CANCELLED
     assert not Game.objects.filter(round_table__round__tournament=tournament,
                                    status=Game.Status.PLAYING).exists()
+
+
+def test_mails_say_a_round_has_started_and_give_the_final_standings(
+        staff, short, field, seeded, frozen, mailoutbox, django_capture_on_commit_callbacks):
+    players = field(3)
+    for player in players:
+        player.email = f"{player.username}@example.org"
+        player.save()
+    tournament = make(staff, short, players, rounds=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        T.start_tournament(tournament.pk, staff)
+    tournament.refresh_from_db()
+    game = tournament.round_set.get().tables.get().game
+    seated = set(game.seats.values_list("player__email", flat=True))
+    assert len(mailoutbox) == 2 and {m.to[0] for m in mailoutbox} == seated
+    assert "Round 1 of Spring cup has started" in mailoutbox[0].subject
+    assert game.get_absolute_url() in mailoutbox[0].body
+    mailoutbox.clear()
+    from tests.games.playout import play_out
+    play_out(game, seed=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert T.advance(tournament.pk)
+    assert len(mailoutbox) == 3  # everyone entered, the bye too
+    assert all("Spring cup is over" in m.subject for m in mailoutbox)
+    assert "You are number" in mailoutbox[0].body and "1. " in mailoutbox[0].body
