@@ -219,7 +219,7 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = ("name", "preset", "kind", "table_size", "rounds", "deals", "time_control",
                   "move_time", "bank_time", "increment", "round_time", "starts_at",
-                  "join_until", "rated", "min_rating", "max_players", "private")
+                  "join_until", "rated", "bots_fill", "min_rating", "max_players", "private")
 
     def clean(self):
         data = super().clean()
@@ -231,6 +231,9 @@ class TournamentForm(forms.ModelForm):
             self.add_error("table_size", _("%(preset)s is played by %(min)s to %(max)s "
                                            "players.") % {
                 "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
+        if data.get("bots_fill") and data.get("rated"):
+            self.add_error("bots_fill", _("Computer players may fill tables only in a casual "
+                                          "tournament."))
         if data.get("time_control") == "bank" and not (data.get("bank_time")
                                                        and data.get("increment") is not None):
             self.add_error("bank_time", _("A time bank needs its time and the time added "

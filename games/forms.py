@@ -232,6 +232,10 @@ class TournamentForm(ClockForm):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
         help_text=_("Empty: you start it yourself."))
     rated = _create["rated"]
+    bots_fill = forms.BooleanField(
+        label=_("Computer players fill short tables"), required=False,
+        help_text=_("Casual tournaments only: players left over sit with computer players "
+                    "rather than sitting out."))
     public = forms.BooleanField(label=_("Listed in the lobby"), required=False,
                                 help_text=_("Administrators only."))
     field_order = ["name", "preset", "kind", "table_size", "rounds"]
@@ -248,5 +252,6 @@ class TournamentForm(ClockForm):
             "name": d["name"], "kind": d["kind"], "table_size": d["table_size"],
             "rounds": d["rounds"], "round_time": timedelta(seconds=d["round_time"]),
             "starts_at": d["starts_at"], "rated": d["rated"], "private": not d["public"],
+            "bots_fill": d["bots_fill"],
             **self.clock_options(),
         }

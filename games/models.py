@@ -590,6 +590,10 @@ class Tournament(models.Model):
                                      help_text=_("Empty: when an administrator starts it."))
     join_until = models.DateTimeField(_("entries close"), null=True, blank=True)
     rated = models.BooleanField(_("rated"), default=True)
+    bots_fill = models.BooleanField(
+        _("computer players fill short tables"), default=False,
+        help_text=_("Casual tournaments only: players left over sit with computer players "
+                    "rather than sitting out."))
     min_rating = models.FloatField(_("lowest rating"), null=True, blank=True)
     max_players = models.PositiveSmallIntegerField(_("most players"), default=64,
                                                    validators=[MinValueValidator(2)])

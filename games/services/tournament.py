@@ -11,6 +11,7 @@ move locks only its game, and the end of a table asks for a tick after its commi
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import partial
 
 from django.conf import settings
@@ -62,9 +63,10 @@ def create_tournament(creator, preset: RulePreset, *, name: str, kind=Tournament
                       time_control=None, move_time=None, bank_time=None, increment=None,
                       round_time=None, starts_at=None, join_until=None, rated: bool = True,
                       min_rating=None, private: bool = False, max_players: int = 64,
-                      ) -> Tournament:
+                      bots_fill: bool = False) -> Tournament:
     """A new tournament. Staff make public ones; any player a private one among friends,
-    which they enter at once."""
+    which they enter at once. In a casual one (`rated` False) computer players may fill
+    the tables short of players (`bots_fill`)."""
     need_user(creator)
     if not private and not creator.is_staff:
         raise Forbidden(_("Only an administrator can make a public tournament: make a private "
@@ -89,6 +91,8 @@ def create_tournament(creator, preset: RulePreset, *, name: str, kind=Tournament
                          % {"max": MAX_DEALS})
     if not (isinstance(max_players, int) and 2 <= max_players <= 1000):
         raise BadRequest(_("A tournament takes 2 to 1000 players."))
+    if bots_fill and rated:
+        raise BadRequest(_("Computer players may fill tables only in a casual tournament."))
     if starts_at is not None and join_until is not None and join_until > starts_at:
         raise BadRequest(_("Entries must close before the start."))
     clock = _time_control(preset, time_control, move_time, bank_time, increment)
@@ -97,7 +101,8 @@ def create_tournament(creator, preset: RulePreset, *, name: str, kind=Tournament
         tournament = Tournament.objects.create(
             name=name[:80], preset=preset, kind=kind, table_size=table_size, rounds=rounds,
             deals=deals, **clock, **extra, starts_at=starts_at, join_until=join_until,
-            rated=bool(rated), min_rating=min_rating, private=bool(private),
+            rated=bool(rated), bots_fill=bool(bots_fill), min_rating=min_rating,
+            private=bool(private),
             max_players=max_players, created_by=creator)
         if private:
             Entry.objects.create(tournament=tournament, player=creator)
@@ -222,7 +227,8 @@ def _pair_round(tournament: Tournament, number: int, now) -> TournamentRound:
                                          byes=list(pairing.byes), started_at=now,
                                          deadline=now + tournament.round_time)
     for board, seated in enumerate(pairing.tables, 1):
-        game = _make_table(tournament, [players[p] for p in seated])
+        short = tournament.table_size - len(seated) if tournament.bots_fill else 0
+        game = _make_table(tournament, [players[p] for p in seated], bots=short)
         RoundTable.objects.create(round=rnd, board=board, game=game)
     tournament.current_round = number
     tournament.round_deadline = rnd.deadline
@@ -234,6 +240,17 @@ def _pair_round(tournament: Tournament, number: int, now) -> TournamentRound:
 
 def _pairing(tournament: Tournament, number: int, seeded: list[int],
              active: list[int]) -> Pairing:
+    pairing = _people_pairing(tournament, number, seeded, active)
+    if not tournament.bots_fill or not pairing.byes:
+        return pairing
+    # A casual tournament seats those left over with computer players (_make_table).
+    size, left = tournament.table_size, list(pairing.byes)
+    extra = tuple(tuple(left[i:i + size - 1]) for i in range(0, len(left), size - 1))
+    return Pairing(pairing.tables + extra, ())
+
+
+def _people_pairing(tournament: Tournament, number: int, seeded: list[int],
+                    active: list[int]) -> Pairing:
     size = tournament.table_size
     if tournament.kind == Tournament.Kind.ROUND_ROBIN:
         planned = round_robin(seeded, size, seed=tournament.pk)[number - 1]
@@ -249,7 +266,7 @@ def _pairing(tournament: Tournament, number: int, seeded: list[int],
     ranked = [s.player for s in tournament_standings(tournament) if s.player in active]
     if size == 2:
         return swiss_pairs(ranked, history)
-    smaller = size - 1 in tournament.preset.player_counts
+    smaller = size - 1 in tournament.preset.player_counts and not tournament.bots_fill
     return score_group_tables(ranked, history, size, smaller_tables=smaller)
 
 
@@ -265,14 +282,15 @@ def _played(tournament: Tournament) -> Iterable[Pairing]:
                       tuple(rnd.byes))
 
 
-def _make_table(tournament: Tournament, players: list) -> Game:
+def _make_table(tournament: Tournament, players: list, bots: int = 0) -> Game:
     """A table made by the lobby's services: the first player makes it, the others join
-    it; full, it starts at once."""
+    it; full, it starts at once. A table short of players gets computer players up to
+    the tournament's size (only in a casual one: _pairing)."""
     clock = {"time_control": tournament.time_control, "move_time": tournament.move_time}
     if tournament.bank_time is not None:
         clock.update(bank_time=tournament.bank_time, increment=tournament.increment)
-    game = create_game(players[0], tournament.preset, players=len(players),
-                       deals=tournament.deals, private=tournament.private,
+    game = create_game(players[0], tournament.preset, players=len(players) + bots,
+                       bots=bots, deals=tournament.deals, private=tournament.private,
                        rated=tournament.rated, **clock)
     for player in players[1:]:
         game = join_game(game.pk, player, invite_token=game.invite_token)
@@ -489,8 +507,10 @@ def table_result(game: Game) -> tuple[list[list[int]], dict[str, int]]:
     """A finished table's places (player ids, best first) and deals each lost. A one-deal
     table places by who went out first (R19), the durak last; a match by deals lost
     (R24); a forfeit or resignation puts its player last. An aborted table is a draw."""
-    seats = {s.number: s.player_id for s in game.seats.all()}
-    players = [p for _n, p in sorted(seats.items()) if p is not None]
+    # A computer player counts at its table under an id of its own, below zero.
+    seats = {s.number: s.player_id if s.player_id is not None else -(game.pk * 10 + s.number + 1)
+             for s in game.seats.all()}
+    players = [p for _n, p in sorted(seats.items())]
     match = game.match()
     if game.status == Game.Status.ABORTED or match is None:
         return [players], {}
@@ -525,8 +545,10 @@ def tournament_standings(tournament: Tournament) -> list[Standing]:
     """Standings after the tables finished so far (games.tournament.scoring)."""
     seeded = list(tournament.entries.order_by("seed", "joined_at", "pk")
                   .values_list("player", flat=True))
-    return standings(seeded, round_results(tournament), table_size=tournament.table_size,
-                     buchholz=tournament.kind == Tournament.Kind.SWISS)
+    table = standings(seeded, round_results(tournament), table_size=tournament.table_size,
+                      buchholz=tournament.kind == Tournament.Kind.SWISS)
+    people = [s for s in table if s.player > 0]  # computer players are not ranked
+    return [replace(s, rank=rank) for rank, s in enumerate(people, 1)]
 
 
 def _tell(tournament: Tournament, *, lobby: bool = False) -> None:

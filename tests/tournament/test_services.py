@@ -287,3 +287,25 @@ def test_mails_say_a_round_has_started_and_give_the_final_standings(
     assert len(mailoutbox) == 3  # everyone entered, the bye too
     assert all("Spring cup is over" in m.subject for m in mailoutbox)
     assert "You are number" in mailoutbox[0].body and "1. " in mailoutbox[0].body
+
+
+def test_computer_players_fill_short_tables_only_in_a_casual_tournament(staff, short, field,
+                                                                         seeded, frozen):
+    with pytest.raises(services.BadRequest):
+        T.create_tournament(staff, short, name="Rated", bots_fill=True)
+    players = field(5)
+    tournament = make(staff, short, players, rounds=2, rated=False, bots_fill=True)
+    T.start_tournament(tournament.pk, staff)
+    tournament.refresh_from_db()
+    for number in (1, 2):
+        rnd = tournament.round_set.get(number=number)
+        assert rnd.byes == []
+        games = [t.game for t in rnd.tables.select_related("game")]
+        assert len(games) == 3 and all(g.is_playing and not g.rated for g in games)
+        with_bot = [g for g in games if g.seats.exclude(bot_level="").exists()]
+        assert len(with_bot) == 1 and with_bot[0].seats.filter(player__isnull=False).count() == 1
+        play_round(tournament, seed=number)
+    table = T.tournament_standings(tournament)
+    assert sorted(s.player for s in table) == sorted(p.pk for p in players)
+    assert [s.rank for s in table] == [1, 2, 3, 4, 5]
+    assert all(s.played == 2 for s in table)
