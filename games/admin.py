@@ -219,7 +219,8 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = ("name", "preset", "kind", "table_size", "rounds", "deals", "time_control",
                   "move_time", "bank_time", "increment", "round_time", "starts_at",
-                  "join_until", "rated", "bots_fill", "min_rating", "max_players", "private")
+                  "join_until", "rated", "bots_fill", "min_rating", "established_only",
+                  "max_players", "private")
 
     def clean(self):
         data = super().clean()

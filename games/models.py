@@ -595,6 +595,9 @@ class Tournament(models.Model):
         help_text=_("Casual tournaments only: players left over sit with computer players "
                     "rather than sitting out."))
     min_rating = models.FloatField(_("lowest rating"), null=True, blank=True)
+    established_only = models.BooleanField(
+        _("established ratings only"), default=False,
+        help_text=_("Only players whose rating is no longer provisional may join."))
     max_players = models.PositiveSmallIntegerField(_("most players"), default=64,
                                                    validators=[MinValueValidator(2)])
     private = models.BooleanField(_("private"), default=False,

@@ -63,10 +63,11 @@ def create_tournament(creator, preset: RulePreset, *, name: str, kind=Tournament
                       time_control=None, move_time=None, bank_time=None, increment=None,
                       round_time=None, starts_at=None, join_until=None, rated: bool = True,
                       min_rating=None, private: bool = False, max_players: int = 64,
-                      bots_fill: bool = False) -> Tournament:
+                      bots_fill: bool = False, established_only: bool = False) -> Tournament:
     """A new tournament. Staff make public ones; any player a private one among friends,
     which they enter at once. In a casual one (`rated` False) computer players may fill
-    the tables short of players (`bots_fill`)."""
+    the tables short of players (`bots_fill`). Entries may need a rating (`min_rating`, as
+    shown) or an established one (`established_only`: no longer provisional)."""
     need_user(creator)
     if not private and not creator.is_staff:
         raise Forbidden(_("Only an administrator can make a public tournament: make a private "
@@ -102,6 +103,7 @@ def create_tournament(creator, preset: RulePreset, *, name: str, kind=Tournament
             name=name[:80], preset=preset, kind=kind, table_size=table_size, rounds=rounds,
             deals=deals, **clock, **extra, starts_at=starts_at, join_until=join_until,
             rated=bool(rated), bots_fill=bool(bots_fill), min_rating=min_rating,
+            established_only=bool(established_only),
             private=bool(private),
             max_players=max_players, created_by=creator)
         if private:
@@ -147,11 +149,14 @@ def join_tournament(tournament_id, user, *, invite_token=None, now=None) -> Entr
             raise Conflict(_("You have already entered this tournament."))
         if entries.count() >= tournament.max_players:
             raise Conflict(_("This tournament is full."))
+        rating = rating_of(user, "individual")
         if tournament.min_rating is not None:
-            rating = rating_of(user, "individual")
             if shown(rating.mu, rating.sigma).value < tournament.min_rating:
                 raise Forbidden(_("This tournament is for players rated %(min)s or more.")
                                 % {"min": round(tournament.min_rating)})
+        if tournament.established_only and shown(rating.mu, rating.sigma).provisional:
+            raise Forbidden(_("This tournament is for players whose rating is established: "
+                              "play a few more rated games first."))
         entry = Entry.objects.create(tournament=tournament, player=user)
     _tell(tournament, lobby=True)
     return entry

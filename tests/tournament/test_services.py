@@ -309,3 +309,18 @@ def test_computer_players_fill_short_tables_only_in_a_casual_tournament(staff, s
     assert sorted(s.player for s in table) == sorted(p.pk for p in players)
     assert [s.rank for s in table] == [1, 2, 3, 4, 5]
     assert all(s.played == 2 for s in table)
+
+
+def test_entries_may_need_a_rating_or_an_established_one(staff, short, field):
+    from games.models import Rating
+
+    newcomer, regular = field(2)
+    Rating.objects.create(player=regular, pool="individual", mu=30.0, sigma=2.0, games=40)
+    strict = T.create_tournament(staff, short, name="Masters", established_only=True)
+    with pytest.raises(Forbidden):
+        T.join_tournament(strict.pk, newcomer)
+    T.join_tournament(strict.pk, regular)
+    high = T.create_tournament(staff, short, name="High", min_rating=1600)
+    with pytest.raises(Forbidden):
+        T.join_tournament(high.pk, newcomer)  # a newcomer's 1500
+    T.join_tournament(high.pk, regular)
