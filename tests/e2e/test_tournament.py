@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import TABLE_URL, sign_up, watch
+from tests.e2e.test_match_end import assert_accessible
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -29,6 +30,7 @@ def test_two_friends_play_a_tournament_and_see_the_standings_live(new_page):
     anna.page.wait_for_url(TOURNAMENT_URL)
     invite = anna.page.url
     expect(anna.page.locator("main")).to_contain_text("1 player entered")
+    assert_accessible(anna.page, "main")
 
     boris.page.goto(invite)
     boris.page.get_by_role("button", name="Join the tournament").click()
@@ -60,3 +62,4 @@ def test_two_friends_play_a_tournament_and_see_the_standings_live(new_page):
     expect(first.locator("td").nth(2)).to_have_text("1")
     expect(anna.page.locator("#tournament-status")).to_have_text("finished")
     assert len(anna.navigations) == navigations
+    assert_accessible(anna.page, "main")
