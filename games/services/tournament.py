@@ -213,12 +213,17 @@ def _mu_sigma(player) -> tuple[float, float]:
     return rating.mu, rating.sigma
 
 
-def round_count(tournament: Tournament, entrants: int) -> int:
+def round_count(tournament: Tournament) -> int:
     """Rounds to play: the number chosen for a Swiss, what the field needs for a round
-    robin."""
+    robin (the schedule _pairing follows)."""
     if tournament.kind == Tournament.Kind.ROUND_ROBIN:
-        return len(round_robin(list(range(entrants)), tournament.table_size))
+        return len(round_robin(_seeded(tournament), tournament.table_size, seed=tournament.pk))
     return tournament.rounds
+
+
+def _seeded(tournament: Tournament) -> list[int]:
+    return list(tournament.entries.order_by("seed", "joined_at", "pk")
+                .values_list("player", flat=True))
 
 
 def _pair_round(tournament: Tournament, number: int, now) -> TournamentRound:
@@ -227,7 +232,7 @@ def _pair_round(tournament: Tournament, number: int, now) -> TournamentRound:
     entries = list(tournament.entries.select_related("player").order_by("seed", "pk"))
     active = [e.player_id for e in entries if e.withdrawn_at is None]
     players = {e.player_id: e.player for e in entries}
-    pairing = _pairing(tournament, number, [e.player_id for e in entries], active)
+    pairing = _pairing(tournament, number, _seeded(tournament), active)
     rnd = TournamentRound.objects.create(tournament=tournament, number=number,
                                          byes=list(pairing.byes), started_at=now,
                                          deadline=now + tournament.round_time)
@@ -350,9 +355,8 @@ def advance(tournament_id, now=None) -> bool:
                 table.save(update_fields=["places", "deals_lost"])
         rnd.finished_at = now
         rnd.save(update_fields=["finished_at"])
-        entrants = tournament.entries.count()
         active = tournament.entries.filter(withdrawn_at__isnull=True).count()
-        if rnd.number >= round_count(tournament, entrants) or active < 2:
+        if rnd.number >= round_count(tournament) or active < 2:
             _end(tournament, Tournament.Status.FINISHED, now)
         else:
             _pair_round(tournament, rnd.number + 1, now)
@@ -548,9 +552,7 @@ def round_results(tournament: Tournament) -> list[RoundResult]:
 
 def tournament_standings(tournament: Tournament) -> list[Standing]:
     """Standings after the tables finished so far (games.tournament.scoring)."""
-    seeded = list(tournament.entries.order_by("seed", "joined_at", "pk")
-                  .values_list("player", flat=True))
-    table = standings(seeded, round_results(tournament), table_size=tournament.table_size,
+    table = standings(_seeded(tournament), round_results(tournament), table_size=tournament.table_size,
                       buchholz=tournament.kind == Tournament.Kind.SWISS)
     people = [s for s in table if s.player > 0]  # computer players are not ranked
     return [replace(s, rank=rank) for rank, s in enumerate(people, 1)]

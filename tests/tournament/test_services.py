@@ -324,3 +324,29 @@ def test_entries_may_need_a_rating_or_an_established_one(staff, short, field):
     with pytest.raises(Forbidden):
         T.join_tournament(high.pk, newcomer)  # a newcomer's 1500
     T.join_tournament(high.pk, regular)
+
+
+def test_a_round_robin_at_tables_of_three_meets_every_pair(staff, short, field, seeded, frozen):
+    players = field(6)
+    tournament = make(staff, short, players, kind=Tournament.Kind.ROUND_ROBIN, table_size=3)
+    T.start_tournament(tournament.pk, staff)
+    tournament.refresh_from_db()
+    rounds = T.round_count(tournament)
+    met = Counter()
+    for number in range(1, rounds + 1):
+        rnd = tournament.round_set.get(number=number)
+        met.update(pair_key(a, b) for t in tables_of(rnd) for a, b in combinations(t, 2))
+        play_round(tournament, seed=number)
+    assert tournament.status == Tournament.Status.FINISHED and rounds == 4
+    assert len(met) == 15, "every pair met"
+
+
+def test_the_rounds_task_runs_on_the_play_queue_from_beat(settings):
+    from games import tasks
+
+    beat = {entry["task"]: entry for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert beat["games.tasks.tournament_rounds"]["schedule"] <= 10
+    for name in ("tournament_rounds", "advance_tournament"):
+        assert settings.CELERY_TASK_ROUTES[f"games.tasks.{name}"] == {"queue": "play"}
+    assert settings.CELERY_TASK_ROUTES["games.tasks.tournament_mail"] == {"queue": "mail"}
+    assert tasks.tournament_rounds() == 0  # nothing to start or close
