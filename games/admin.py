@@ -225,9 +225,6 @@ class TournamentForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         preset, size = data.get("preset"), data.get("table_size")
-        if preset is not None and preset.teams:
-            raise forms.ValidationError(_("Tournaments are played without teams for now: "
-                                          "choose another rule preset."))
         if preset is not None and size is not None and size not in preset.player_counts:
             self.add_error("table_size", _("%(preset)s is played by %(min)s to %(max)s "
                                            "players.") % {

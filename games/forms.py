@@ -243,8 +243,6 @@ class TournamentForm(ClockForm):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "tournament_%s")
         super().__init__(*args, **kwargs)
-        preset = self.fields["preset"]
-        preset.queryset = preset.queryset.filter(teams="")
 
     def tournament_options(self) -> dict:
         d = self.cleaned_data

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import notify
+from ..engine.rules import TEAMS
 from ..models import (
     DealRecord,
     Entry,
@@ -77,9 +78,6 @@ def create_tournament(creator, preset: RulePreset, *, name: str, kind=Tournament
         raise BadRequest(_("Give the tournament a name."))
     if not isinstance(preset, RulePreset) or not preset.active:
         raise BadRequest(_("That rule preset is not offered."))
-    if preset.teams:
-        raise BadRequest(_("Tournaments are played without teams for now: choose another "
-                           "rule preset."))
     if kind not in Tournament.Kind.values:
         raise BadRequest(_("Choose a Swiss or a round robin."))
     if table_size not in preset.player_counts:
@@ -92,6 +90,8 @@ def create_tournament(creator, preset: RulePreset, *, name: str, kind=Tournament
                          % {"max": MAX_DEALS})
     if not (isinstance(max_players, int) and 2 <= max_players <= 1000):
         raise BadRequest(_("A tournament takes 2 to 1000 players."))
+    if preset.teams and bots_fill:  # a computer partner would carry a person's points
+        raise BadRequest(_("Computer players may not fill tables of teams."))
     if bots_fill and rated:
         raise BadRequest(_("Computer players may fill tables only in a casual tournament."))
     if starts_at is not None and join_until is not None and join_until > starts_at:
@@ -515,7 +515,9 @@ def _mail(player, words) -> int:
 def table_result(game: Game) -> tuple[list[list[int]], dict[str, int]]:
     """A finished table's places (player ids, best first) and deals each lost. A one-deal
     table places by who went out first (R19), the durak last; a match by deals lost
-    (R24); a forfeit or resignation puts its player last. An aborted table is a draw."""
+    (R24); a forfeit or resignation puts its player last. An aborted table is a draw.
+    In team play a team shares its place (R31: the losing team last, the others before
+    it) and its deals lost."""
     # A computer player counts at its table under an id of its own, below zero.
     seats = {s.number: s.player_id if s.player_id is not None else -(game.pk * 10 + s.number + 1)
              for s in game.seats.all()}
@@ -523,6 +525,8 @@ def table_result(game: Game) -> tuple[list[list[int]], dict[str, int]]:
     match = game.match()
     if game.status == Game.Status.ABORTED or match is None:
         return [players], {}
+    if match.rules.teams:
+        return _team_result(match, seats)
     lost = {seats[side]: count for side, count in match.losses.items()
             if seats.get(side) is not None}
     outcome = match.outcome()
@@ -539,12 +543,29 @@ def table_result(game: Game) -> tuple[list[list[int]], dict[str, int]]:
     return [list(place) for place in places], {str(p): n for p, n in lost.items()}
 
 
+def _team_result(match, seats: dict[int, int]) -> tuple[list[list[int]], dict[str, int]]:
+    rules = match.rules
+    team = {p: rules.team_of(n) for n, p in seats.items()}
+    lost = {p: match.losses.get(team[p], 0) for p in seats.values()}
+    outcome = match.outcome()
+    if outcome is not None and outcome.given_up:  # resigned or forfeited: that team last
+        last_team = outcome.loser
+        lost_by = {p: (1 if team[p] == last_team else 0) for p in seats.values()}
+        places = places_from_losses(lost_by)
+    else:
+        places = places_from_losses(lost)
+    return [list(place) for place in places], {str(p): n for p, n in lost.items()}
+
+
 def round_results(tournament: Tournament) -> list[RoundResult]:
+    teams = TEAMS.get(tournament.preset.teams) if tournament.preset.teams else None
+    team_size = teams[0] // teams[1] if teams else 1
     results = []
     for rnd in tournament.round_set.prefetch_related("tables"):
         tables = tuple(
             TableResult(places=tuple(tuple(place) for place in t.places),
-                        deals_lost={int(p): n for p, n in t.deals_lost.items()})
+                        deals_lost={int(p): n for p, n in t.deals_lost.items()},
+                        team_size=team_size)
             for t in rnd.tables.all() if t.places is not None)
         results.append(RoundResult(tables=tables, byes=tuple(rnd.byes)))
     return results

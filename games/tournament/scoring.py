@@ -26,21 +26,24 @@ class TableResult:
 
     places: tuple[tuple[int, ...], ...]
     deals_lost: Mapping[int, int] = field(default_factory=dict)
+    team_size: int = 1  # in team play a side is a team: its players share its place
 
     @property
     def players(self) -> list[int]:
         return [p for place in self.places for p in place]
 
     def points(self) -> dict[int, float]:
-        """Points by place, the last place 0, shared places sharing their points."""
-        n = len(self.players)
+        """Points by place, the last place 0, shared places sharing their points; in team
+        play by the team's place among the teams (the losing team 0)."""
+        n = len(self.players) // self.team_size
         points: dict[int, float] = {}
         position = 0
         for place in self.places:
-            share = sum(n - 1 - (position + k) for k in range(len(place))) / len(place)
+            sides = max(1, len(place) // self.team_size)
+            share = sum(n - 1 - (position + k) for k in range(sides)) / sides
             for player in place:
                 points[player] = share
-            position += len(place)
+            position += sides
         return points
 
     def place_of(self, player: int) -> int:

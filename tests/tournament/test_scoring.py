@@ -100,3 +100,10 @@ def test_head_to_head_at_larger_tables_counts_who_finished_ahead():
     # 8 and 2 are tied (1 point each, Buchholz 2 each); they never met: seeding.
     table = standings([1, 2, 3, 7, 8, 9], rounds, table_size=3)
     assert [s.player for s in table] == [1, 7, 2, 8, 3, 9]
+
+
+def test_at_team_tables_the_winning_team_scores_and_the_losing_team_gets_nothing():
+    pairs = TableResult(places=((1, 3), (2, 4)), team_size=2)
+    assert pairs.points() == {1: 1.0, 3: 1.0, 2: 0.0, 4: 0.0}
+    three_pairs = TableResult(places=((1, 4, 2, 5), (3, 6)), team_size=2)  # 3x2: two share
+    assert three_pairs.points() == {1: 1.5, 4: 1.5, 2: 1.5, 5: 1.5, 3: 0.0, 6: 0.0}

@@ -350,3 +350,28 @@ def test_the_rounds_task_runs_on_the_play_queue_from_beat(settings):
         assert settings.CELERY_TASK_ROUTES[f"games.tasks.{name}"] == {"queue": "play"}
     assert settings.CELERY_TASK_ROUTES["games.tasks.tournament_mail"] == {"queue": "mail"}
     assert tasks.tournament_rounds() == 0  # nothing to start or close
+
+
+def test_a_swiss_of_pairs_at_tables_of_four(staff, field, seeded, frozen):
+    from games.models import RulePreset
+
+    pairs = RulePreset.objects.create(name="Short pairs", min_players=4, max_players=4,
+                                      teams="2x2", deck_size=24, hand_size=5,
+                                      throw_in="all")
+    players = field(8)
+    with pytest.raises(services.BadRequest):
+        T.create_tournament(staff, pairs, name="Pairs", table_size=2)
+    tournament = make(staff, pairs, players, rounds=2, table_size=4)
+    T.start_tournament(tournament.pk, staff)
+    tournament.refresh_from_db()
+    for number in (1, 2):
+        rnd = tournament.round_set.get(number=number)
+        assert [len(t) for t in tables_of(rnd)] == [4, 4]
+        play_round(tournament, seed=number)
+    assert tournament.status == Tournament.Status.FINISHED
+    for table in RoundTable.objects.filter(round__tournament=tournament).select_related("game"):
+        seats = list(table.game.seats.order_by("number").values_list("player", flat=True))
+        partners = [{seats[0], seats[2]}, {seats[1], seats[3]}]
+        assert any(set(place) in partners for place in table.places), table.places
+    table = T.tournament_standings(tournament)
+    assert sum(s.points for s in table) == 2 * 2 * 2  # a point for each of the winning pair
