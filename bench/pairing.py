@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> None:
         ranked = sorted(players, key=lambda p: (-points[p], p))
         start = time.perf_counter()
         if args.size == 2:
-            pairing: Pairing = swiss_pairs(ranked, history)
+            pairing: Pairing = swiss_pairs(ranked, history, points)
         else:
             pairing = score_group_tables(ranked, history, args.size)
         took = time.perf_counter() - start

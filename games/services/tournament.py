@@ -273,9 +273,10 @@ def _people_pairing(tournament: Tournament, number: int, seeded: list[int],
                 byes.extend(left)  # the others were withdrawn
         return Pairing(tuple(tables), tuple(byes))
     history = History.of(_played(tournament))
-    ranked = [s.player for s in tournament_standings(tournament) if s.player in active]
+    table = [s for s in tournament_standings(tournament) if s.player in active]
+    ranked = [s.player for s in table]
     if size == 2:
-        return swiss_pairs(ranked, history)
+        return swiss_pairs(ranked, history, {s.player: s.points for s in table})
     smaller = size - 1 in tournament.preset.player_counts and not tournament.bots_fill
     return score_group_tables(ranked, history, size, smaller_tables=smaller)
 

@@ -4,7 +4,9 @@ Pure and standard library only, like the engine. Players are ids (ints); a ranke
 holds them best first (the standings before the round, the seeding in round 1).
 
 - `swiss_pairs`: two-player tables. From the top of the standings each player meets the
-  next one they have not met, backtracking when the rest cannot be paired, so that no
+  one the fold of their score group gives (the top half against the bottom half, as the
+  Dutch system does), else the nearest they have not met, floating down to the next
+  group when theirs runs out; backtracking when the rest cannot be paired, so that no
   pair meets twice while another pairing avoids it. An odd player out sits out with a
   bye: the lowest ranked without one (then the lowest with fewest).
 - `score_group_tables`: tables of 3 to 6. The leaders share board 1, the next ones board
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 Pair = tuple[int, int]
@@ -96,15 +98,18 @@ def first_seat(table: Sequence[int], history: History, board: int = 0) -> tuple[
 # --- two-player Swiss ---------------------------------------------------------------------
 
 
-def swiss_pairs(ranked: Sequence[int], history: History) -> Pairing:
-    """Two-player tables for the next round of a Swiss (see the module's docstring)."""
+def swiss_pairs(ranked: Sequence[int], history: History,
+                scores: Mapping[int, float] | None = None) -> Pairing:
+    """Two-player tables for the next round of a Swiss (see the module's docstring).
+    `scores` (points so far) makes the score groups; without them the field is one."""
     players = list(dict.fromkeys(ranked))
+    scores = scores or {}
     byes: list[int] = []
     pairs: list[Pair] | None = None
     if len(players) % 2 == 1:
-        for out in _bye_order(players, history)[:BYE_TRIES]:
+        for out in _bye_order(players, history)[:BYE_TRIES]:  # the budget shared out
             rest = [p for p in players if p != out]
-            pairs = _pair_without_rematch(rest, history)
+            pairs = _pair_without_rematch(rest, history, scores, SEARCH_BUDGET // BYE_TRIES)
             if pairs is not None:
                 byes = [out]
                 break
@@ -113,7 +118,7 @@ def swiss_pairs(ranked: Sequence[int], history: History) -> Pairing:
             byes = [out]
     rest = [p for p in players if p not in byes]
     if pairs is None:
-        pairs = _pair_without_rematch(rest, history)
+        pairs = _pair_without_rematch(rest, history, scores)
     if pairs is None:  # every pairing repeats some meeting: as few as greed finds
         pairs = _pair_fewest_rematches(rest, history)
     tables = tuple(first_seat(pair, history, board) for board, pair in enumerate(pairs))
@@ -126,42 +131,68 @@ def _bye_order(players: list[int], history: History) -> list[int]:
     return sorted(players, key=lambda p: (history.byes[p], -position[p]))
 
 
-def _pair_without_rematch(players: list[int], history: History) -> list[Pair] | None:
-    """Pairs from the top down, each player with the nearest below not yet met; depth-first
-    with backtracking. None when no rematch-free pairing exists (or the search gives up
-    after SEARCH_BUDGET nodes)."""
+def _fold(players: list[int], scores: Mapping[int, float]) -> tuple[list[int], list[int]]:
+    """For each position, the end of its score group and the partner the fold gives it:
+    in a group of m, the k-th of its top half meets the k-th of its bottom half (as the
+    Dutch system does), so the leaders do not meet in the first round."""
+    n = len(players)
+    end = [n] * n
+    ideal = list(range(1, n + 1))
+    start = 0
+    while start < n:
+        stop = start
+        while stop < n and scores.get(players[stop], 0.0) == scores.get(players[start], 0.0):
+            stop += 1
+        half = (stop - start) // 2
+        for k in range(start, stop):
+            end[k] = stop
+            ideal[k] = k + half if k < start + half else k + 1
+        start = stop
+    return end, ideal
+
+
+def _candidates(i: int, end: int, ideal: int, n: int) -> Iterator[int]:
+    """Positions below `i` to try as its opponent: its fold partner and on down its score
+    group, then back up the group, then the groups below (a float down)."""
+    yield from range(ideal, end)
+    yield from range(ideal - 1, i, -1)
+    yield from range(end, n)
+
+
+def _pair_without_rematch(players: list[int], history: History, scores: Mapping[int, float],
+                          budget: int = SEARCH_BUDGET) -> list[Pair] | None:
+    """Pairs from the top down, each player with the first of `_candidates` free and not
+    yet met; depth-first with backtracking. None when no rematch-free pairing exists (or
+    the search gives up after `budget` nodes)."""
     n = len(players)
     if n == 0:
         return []
     met = history.met
-    # For each position, the positions below it they may meet, nearest first.
+    end, ideal = _fold(players, scores)
     free = [True] * n
-    partner = [-1] * n
-    stack: list[tuple[int, int]] = []  # (position, next candidate position to try)
-    budget = SEARCH_BUDGET
+    # Each level: the top free position, its partner, and what it has left to try.
+    stack: list[tuple[int, int, Iterator[int]]] = []
     i = 0
-    j = 1
+    options = _candidates(0, end[0], ideal[0], n)
     while True:
-        # i: the top unpaired position; try candidates from j on.
-        while j < n and (not free[j] or met[pair_key(players[i], players[j])]):
-            j += 1
         budget -= 1
-        if j < n and budget > 0:
+        j = next((j for j in options if free[j]
+                  and not met[pair_key(players[i], players[j])]), None)
+        if j is not None and budget > 0:
             free[i] = free[j] = False
-            partner[i] = j
-            stack.append((i, j))
+            stack.append((i, j, options))
             nxt = i + 1
             while nxt < n and not free[nxt]:
                 nxt += 1
             if nxt >= n:
-                return [(players[a], players[partner[a]]) for a, _ in stack]
-            i, j = nxt, nxt + 1
+                return [(players[a], players[b]) for a, b, _rest in stack]
+            i = nxt
+            options = _candidates(i, end[i], ideal[i], n)
             continue
         if not stack or budget <= 0:
             return None
-        i, j = stack.pop()
+        i, j, options = stack.pop()
         free[i] = free[j] = True
-        j += 1
 
 
 def _pair_fewest_rematches(players: list[int], history: History) -> list[Pair]:
@@ -198,12 +229,13 @@ def table_sizes(players: int, size: int, *, smaller_tables: bool = True) -> tupl
 
 
 def score_group_tables(ranked: Sequence[int], history: History, size: int, *,
-                       smaller_tables: bool = True) -> Pairing:
+                       smaller_tables: bool = True,
+                       scores: Mapping[int, float] | None = None) -> Pairing:
     """Tables of `size` (2 to 6) by score: board 1 the leaders, and so on; then swaps
     between boards up to two apart while they lower the repeated meetings."""
     players = list(dict.fromkeys(ranked))
     if size == 2:
-        return swiss_pairs(players, history)
+        return swiss_pairs(players, history, scores)
     sizes, out = table_sizes(len(players), size, smaller_tables=smaller_tables)
     byes: list[int] = []
     if out:

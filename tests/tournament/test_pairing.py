@@ -22,7 +22,7 @@ def play_swiss(n: int, rounds: int, rng: random.Random) -> list[Pairing]:
     done = []
     for _ in range(rounds):
         ranked = sorted(range(n), key=lambda p: (-points[p], p))
-        pairing = swiss_pairs(ranked, history)
+        pairing = swiss_pairs(ranked, history, points)
         check_round(pairing, range(n))
         history.record(pairing)
         done.append(pairing)
@@ -84,9 +84,22 @@ def test_the_bye_goes_to_the_lowest_ranked_without_one():
     assert swiss_pairs([0, 1, 2, 3, 4], History()).byes == (4,)
 
 
-def test_swiss_pairs_neighbours_in_the_standings():
-    assert {frozenset(t) for t in swiss_pairs([5, 3, 9, 1], History()).tables} == {
-        frozenset({5, 3}), frozenset({9, 1})}
+def test_swiss_folds_each_score_group_top_half_against_bottom_half():
+    tables = swiss_pairs([5, 3, 9, 1, 7, 2, 8, 4], History()).tables
+    assert [set(t) for t in tables] == [{5, 7}, {3, 2}, {9, 8}, {1, 4}]
+    # Two groups: 1.0 for 5 3 9 1, 0.0 for 7 2 8 4.
+    scores = {5: 1.0, 3: 1.0, 9: 1.0, 1: 1.0, 7: 0.0, 2: 0.0, 8: 0.0, 4: 0.0}
+    tables = swiss_pairs([5, 3, 9, 1, 7, 2, 8, 4], History(), scores).tables
+    assert [set(t) for t in tables] == [{5, 9}, {3, 1}, {7, 8}, {2, 4}]
+    # An odd group floats its last player down to the top of the next.
+    scores = {5: 2.0, 3: 1.0, 9: 1.0, 1: 1.0, 7: 0.0, 2: 0.0}
+    tables = swiss_pairs([5, 3, 9, 1, 7, 2], History(), scores).tables
+    assert [set(t) for t in tables] == [{5, 3}, {9, 1}, {7, 2}]
+    # A fold partner already met: the next one down the group.
+    history = History()
+    history.met[pair_key(5, 7)] = 1
+    tables = swiss_pairs([5, 3, 9, 1, 7, 2, 8, 4], history).tables
+    assert set(tables[0]) == {5, 2}
 
 
 def test_who_deals_first_is_balanced():

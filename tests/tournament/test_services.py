@@ -62,10 +62,11 @@ def test_a_sixteen_player_swiss_runs_four_rounds_to_the_end(staff, short, field,
         opponents = [b if a == s.player else a for a, b in met if s.player in (a, b)]
         assert len(opponents) == 4 and s.played == 4
         assert s.buchholz == sum(points[o] for o in opponents)
-    # Round 1 paired by seed (all unrated alike: who entered first), neighbours together.
+    # Round 1 paired by seed (all unrated alike: who entered first), the top half
+    # against the bottom half: 1 against 9, 2 against 10.
     first = tables_of(tournament.round_set.get(number=1))
-    assert {frozenset(t) for t in first[:2]} == {frozenset({players[0].pk, players[1].pk}),
-                                                 frozenset({players[2].pk, players[3].pk})}
+    assert {frozenset(t) for t in first[:2]} == {frozenset({players[0].pk, players[8].pk}),
+                                                 frozenset({players[1].pk, players[9].pk})}
 
 
 def test_an_odd_swiss_gives_each_bye_to_the_lowest_without_one(staff, short, field, seeded,
