@@ -11,7 +11,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0016_forfeit_in_match_state'),
+        ('games', '0017_preset_languages'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -116,7 +116,7 @@ def test_the_admin_starts_withdraws_and_cancels_and_logs_it(cup, field, staff, s
     assert Tournament.objects.get(name="Autumn").created_by == staff
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_the_standings_update_live_on_the_tournament_page(field, staff, short):
     cup = await sync_to_async(T.create_tournament)(staff, short, name="Live cup",
