@@ -12,7 +12,7 @@ from . import describe
 from .bots.coach import review
 from .engine import Attack, Defend, ExchangeTrump, Take, Transfer, action_from_token
 from .models import Game
-from .replay import moves_of, start_of
+from .present.replay import moves_of, start_of
 
 REVIEW_WORLDS = 8  # sampled deals per position
 REVIEW_SECONDS = 7 * 24 * 3600

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import notify, replay, review, services
+from .. import notify, review, services
 from ..models import Game
-from ..present import standings
+from ..present import replay, standings
 from ..services import coach
 from ..services.ratings import BRACKETS, MIN_GAMES
 

@@ -12,8 +12,8 @@ import polib
 import pytest
 from playwright.sync_api import expect
 
-from games import replay
 from games.models import Game, RulePreset
+from games.present import replay
 from tests.e2e.helpers import PASSWORD, quiet_notify
 from tests.e2e.test_screenshots import SIZES, shoot
 from tests.games.playout import finish, table

@@ -6,10 +6,11 @@ import re
 
 import pytest
 
-from games import replay, services
+from games import services
 from games.engine import Match
 from games.engine.replay import replay as engine_replay
 from games.models import Game, Move
+from games.present import replay
 
 from .conftest import client_for
 from .leaks import assert_no_leak

@@ -6,9 +6,10 @@ from datetime import timedelta
 
 import pytest
 
-from games import replay, review, services
+from games import review, services
 from games.bots.coach import review as coach_review
 from games.models import Game
+from games.present import replay
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 

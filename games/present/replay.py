@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from . import describe
-from .engine import InvalidAction, Match, action_from_token
-from .engine.replay import export, play_through, positions
-from .models import Game, Move, Seat
-from .present.table import around, side_name
+from .. import describe
+from ..engine import InvalidAction, Match, action_from_token
+from ..engine.replay import export, play_through, positions
+from ..models import Game, Move, Seat
+from .table import around, side_name
 
 PLAYED = (Move.Kind.MOVE, Move.Kind.BOT, Move.Kind.TIMEOUT)
 
