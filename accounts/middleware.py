@@ -10,6 +10,7 @@ from django.utils import timezone, translation
 
 SEEN_EVERY = timedelta(minutes=1)  # at most one write per player per minute
 TIME_ZONE_COOKIE = "tz"  # set by static/js/clock.js from the browser (Intl)
+SEEN_ZONE = "browser_zone"  # in the session: the browser's zone last saved on the profile
 
 
 class PlayerLanguageMiddleware:
@@ -66,9 +67,10 @@ def activate_time_zone(name: str) -> None:
 
 
 class TimeZoneMiddleware:
-    """After AuthenticationMiddleware: the browser's zone (its cookie) is saved on the
-    player's profile when it changes, and the page's times are shown in it (or in the
-    profile's zone, or the site's)."""
+    """After AuthenticationMiddleware and the sessions: the browser's zone (its cookie) is
+    saved on the player's profile when this session first sees it or it changes (a zone
+    chosen on the profile stays until then), and the page's times are shown in the
+    profile's zone, or the browser's, or the site's."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -77,10 +79,14 @@ class TimeZoneMiddleware:
         zone = valid_time_zone(request.COOKIES.get(TIME_ZONE_COOKIE))
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            if zone and zone != user.time_zone:
-                get_user_model().objects.filter(pk=user.pk).update(time_zone=zone)
-                user.time_zone = zone
-            zone = zone or user.time_zone
+            session = getattr(request, "session", None)
+            if zone and (session is None or session.get(SEEN_ZONE) != zone):
+                if session is not None:
+                    session[SEEN_ZONE] = zone
+                if zone != user.time_zone:
+                    get_user_model().objects.filter(pk=user.pk).update(time_zone=zone)
+                    user.time_zone = zone
+            zone = user.time_zone or zone
         activate_time_zone(zone)
         try:
             return self.get_response(request)

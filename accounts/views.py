@@ -17,7 +17,7 @@ from django.core.mail import send_mail
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.views import i18n as i18n_views
@@ -27,6 +27,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from . import ratelimit, unsubscribe
 from .context_processors import safe_next
 from .forms import EmailChangeForm, ProfileForm, SignUpForm
+from .middleware import SEEN_ZONE, TIME_ZONE_COOKIE, valid_time_zone
 from .models import Player
 
 EMAIL_CHANGE_SALT = "accounts.email-change"
@@ -60,6 +61,10 @@ def signup(request):
     if form.is_valid():
         if not ratelimit.hit("signup_ip", address):
             return rate_limited(request, too_many, "signup_ip")
+        # The browser's language and zone: mails speak to the player in them from the start.
+        form.instance.language = browser_language(request)
+        form.instance.time_zone = form.cleaned_data["time_zone"] or valid_time_zone(
+            request.COOKIES.get(TIME_ZONE_COOKIE))
         player = form.save()
         login(request, player, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
@@ -69,11 +74,23 @@ def signup(request):
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
+def browser_language(request) -> str:
+    """The language LocaleMiddleware chose for this request (cookie, Accept-Language), if
+    the site speaks it."""
+    try:
+        language = translation.get_supported_language_variant(request.LANGUAGE_CODE)
+    except (AttributeError, LookupError):
+        return ""
+    return language if language in dict(settings.LANGUAGES) else ""
+
+
 @login_required
 def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user)
     if form.is_valid():
         form.save()
+        if "time_zone" in form.changed_data:  # chosen here: this browser's zone no longer wins
+            request.session[SEEN_ZONE] = valid_time_zone(request.COOKIES.get(TIME_ZONE_COOKIE))
         messages.success(request, _("Your profile has been saved."))
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form, "player": request.user})

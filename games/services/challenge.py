@@ -18,7 +18,8 @@ from .access import need_user
 from .change import Change, locked
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .lobby import create_game, join_game
-from .mail import in_language, mail_player
+from .mail import mail_player
+from .words import for_player
 
 CHALLENGE_PLAYERS = 2
 
@@ -111,10 +112,10 @@ def send_challenge_mail(game_id) -> bool:
         return False
     root = settings.SITE_URL.rstrip("/")
     challenger = game.created_by.name if game.created_by else "—"
-    with in_language(player):
+    with for_player(player):
         mail_player(player, "moves", _("%(name)s challenges you to a game of durak") % {
             "name": challenger}, _(
-            "Hello %(player)s,\n\n%(name)s challenges you to %(game)s, %(clock)s.\n\n"
+            "Hello %(player)s,\n\n%(name)s challenges you to a game: %(game)s, %(clock)s.\n\n"
             "Accept or decline in My games: %(mine)s\nThe table: %(url)s") % {
             "player": player.name, "name": challenger, "game": game.preset.label,
             "clock": game.clock_label, "mine": root + reverse("my_games"),

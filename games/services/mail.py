@@ -1,24 +1,17 @@
-"""Emails to players: in their language, with a one-click unsubscribe link in the text and
-in the List-Unsubscribe headers (RFC 2369, RFC 8058)."""
+"""Emails to players: in their language and time zone (words.for_player), with a one-click
+unsubscribe link in the text and in the List-Unsubscribe headers (RFC 2369, RFC 8058)."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.core.mail import EmailMessage
-from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts import unsubscribe
 
 
-def in_language(player):
-    """Words for this player: their profile's language, else the site's."""
-    return translation.override(player.language or settings.LANGUAGE_CODE)
-
-
 def mail_player(player, kind: str, subject: str, body: str) -> None:
     """Send one email; `kind` ("moves", "reminders") is what its link unsubscribes from.
-    Call inside `in_language(player)`."""
+    Call inside `for_player(player)`."""
     link = unsubscribe.link(player, kind)
     body = body + "\n\n-- \n" + _("No more emails like this one: %(url)s") % {"url": link}
     EmailMessage(subject, body, to=[player.email], headers={

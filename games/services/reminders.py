@@ -7,10 +7,10 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from ..models import Game
-from .mail import in_language, mail_player
+from .mail import mail_player
+from .words import deadline_words, for_player, game_name, player_zone, time_left_words
 
 REMINDER_MIN_MOVE_TIME = timedelta(hours=1)  # faster games are played live: no email
 
@@ -47,16 +47,14 @@ def send_reminders(now=None) -> int:
         if not claimed or player is None or not player.email_reminders or not player.email:
             continue
         url = settings.SITE_URL.rstrip("/") + game.get_absolute_url()
-        left = game.deadline - now
-        hours = max(1, round(left.total_seconds() / 3600))
-        with in_language(player):
-            mail_player(player, "reminders", _("Your move in %(game)s") % {"game": game}, ngettext(
-                "Hello %(name)s,\n\nIt is your turn in %(game)s. You have about %(hours)s "
-                "hour left before the site plays for you.\n\n%(url)s\n\nYou can turn these "
-                "emails off on your profile page.",
-                "Hello %(name)s,\n\nIt is your turn in %(game)s. You have about %(hours)s "
-                "hours left before the site plays for you.\n\n%(url)s\n\nYou can turn these "
-                "emails off on your profile page.", hours) % {
-                "name": player.name, "game": game, "hours": hours, "url": url})
+        with for_player(player):
+            name = game_name(game)
+            mail_player(player, "reminders", _("Your move: %(game)s") % {"game": name}, _(
+                "Hello %(name)s,\n\nYour move is still waiting: %(game)s. Unless you move by "
+                "%(deadline)s (%(zone)s), %(left)s, the site plays for you.\n\n%(url)s\n\n"
+                "You can turn these emails off on your profile page.") % {
+                "name": player.name, "game": name, "url": url, "zone": player_zone(player),
+                "deadline": deadline_words(game.deadline, now),
+                "left": time_left_words(game.deadline, now)})
         sent += 1
     return sent

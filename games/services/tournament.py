@@ -49,8 +49,9 @@ from .access import need_user
 from .clocks import forfeit_seat
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound
 from .lobby import MAX_DEALS, _time_control, create_game, join_game
-from .mail import in_language, mail_player
+from .mail import mail_player
 from .ratings import rating_of, shown
+from .words import deadline_words, for_player, player_zone
 
 TIMEOUTS_TO_WITHDRAW = 2  # a player who lets their time run out twice is withdrawn
 MAX_ROUNDS = 30
@@ -475,11 +476,11 @@ def send_tournament_mail(tournament_id, number: int) -> int:
                 _("Round %(n)s of %(tournament)s has started") % {
                     "n": number, "tournament": tournament.name},
                 _("Hello %(player)s,\n\nRound %(n)s of %(tournament)s has started. Your "
-                  "table: %(table)s\nIts tables must be finished by %(deadline)s (UTC).\n\n"
+                  "table: %(table)s\nIts tables must be finished by %(deadline)s (%(zone)s).\n\n"
                   "The standings: %(page)s") % {
                     "player": seat.player.name, "n": number, "tournament": tournament.name,
-                    "table": t, "page": page,
-                    "deadline": rnd.deadline.strftime("%Y-%m-%d %H:%M") if rnd else "—"}))
+                    "table": t, "page": page, "zone": player_zone(seat.player),
+                    "deadline": deadline_words(rnd.deadline) if rnd else "—"}))
         return sent
     table = tournament_standings(tournament)
     names = {e.player_id: e.player for e in tournament.entries.select_related("player")}
@@ -499,12 +500,13 @@ def send_tournament_mail(tournament_id, number: int) -> int:
 
 
 def _mail(player, words) -> int:
-    """One mail, worded in the player's language (`words()` gives subject and body)."""
+    """One mail, worded in the player's language and time zone (`words()` gives subject
+    and body)."""
     if not player.is_active or not player.email:
         return 0
     if player.move_emails == type(player).MoveEmails.NEVER:
         return 0
-    with in_language(player):
+    with for_player(player):
         subject, body = words()
         mail_player(player, "moves", subject, body)
     return 1

@@ -14,8 +14,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..models import Game, Seat
-from .mail import in_language, mail_player
+from .mail import mail_player
 from .reminders import REMINDER_MIN_MOVE_TIME
+from .words import deadline_words, for_player, game_name, player_zone, time_left_words
 
 MOVE_EMAIL_DELAY = timedelta(minutes=5)  # a player still at the table sees the move first
 SUMMARY_EVERY = timedelta(days=1)
@@ -41,11 +42,14 @@ def send_move_emails(now=None) -> int:
         if not claimed or not _wants(player, since=game.turn_started, how="now"):
             continue
         url = settings.SITE_URL.rstrip("/") + game.get_absolute_url()
-        with in_language(player):
-            mail_player(player, "moves", _("Your move in %(game)s") % {"game": game}, _(
-                "Hello %(name)s,\n\nIt is your move in %(game)s; you have until %(deadline)s "
-                "(UTC).\n\n%(url)s") % {"name": player.name, "game": game, "url": url,
-                                         "deadline": game.deadline.strftime("%Y-%m-%d %H:%M")})
+        with for_player(player):
+            name = game_name(game)
+            mail_player(player, "moves", _("Your move: %(game)s") % {"game": name}, _(
+                "Hello %(name)s,\n\nIt is your move: %(game)s. Move by %(deadline)s "
+                "(%(zone)s), %(left)s.\n\n%(url)s") % {
+                "name": player.name, "game": name, "url": url, "zone": player_zone(player),
+                "deadline": deadline_words(game.deadline, now),
+                "left": time_left_words(game.deadline, now)})
         sent += 1
     return sent
 
@@ -76,8 +80,11 @@ def send_summaries(now=None) -> int:
         if not claimed:
             continue
         root = settings.SITE_URL.rstrip("/")
-        lines = "\n".join(f"- {game}: {root}{game.get_absolute_url()}" for game in mine)
-        with in_language(player):
+        mine.sort(key=lambda game: game.deadline)  # the least time left first
+        with for_player(player):
+            lines = "\n".join(
+                f"- {game_name(game)}, {time_left_words(game.deadline, now)}: "
+                f"{root}{game.get_absolute_url()}" for game in mine)
             mail_player(player, "moves", ngettext(
                 "%(n)s game is waiting for your move", "%(n)s games are waiting for your move",
                 len(mine)) % {"n": len(mine)},

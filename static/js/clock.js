@@ -1,17 +1,44 @@
 // Clocks: every .countdown[data-deadline] counts down in the viewer's words ("4 min 12 s",
 // "2 days 3 h"; Intl.DurationFormat in the page's language). The browser's time zone goes
-// to the server in the "tz" cookie (accounts.middleware saves it on the profile).
+// to the server in the "tz" cookie (accounts.middleware saves it on the profile) and in the
+// sign-up form's hidden field. A page the server rendered before it knew the zone (the
+// first page in a new browser) has its <time datetime> shown in the browser's zone.
 (function () {
   "use strict";
+  var lang = document.documentElement.lang || "en";
+  var zone = "", guessed = false;
   try {
-    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
     // IANA names need no escaping ("America/Argentina/Buenos_Aires", "Etc/GMT+3").
-    if (zone && /^[\w+\/-]+$/.test(zone) && document.cookie.indexOf("tz=" + zone) < 0) {
-      document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
+    if (zone && /^[\w+\/-]+$/.test(zone)) {
+      if (!/(?:^|;\s*)tz=/.test(document.cookie)) guessed = true;  // the server did not know
+      if (document.cookie.indexOf("tz=" + zone) < 0) {
+        document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
+      }
+    } else {
+      zone = "";
     }
   } catch (e) { /* no Intl: the site's time zone */ }
 
-  var lang = document.documentElement.lang || "en";
+  function localTimes(root) {
+    if (zone) {
+      root.querySelectorAll("input[data-browser-zone]").forEach(function (input) {
+        if (!input.value) input.value = zone;
+      });
+    }
+    if (!guessed || !zone) return;
+    var format;
+    try {
+      format = new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short", timeZone: zone });
+    } catch (e) { return; }
+    root.querySelectorAll("time[datetime*='T']").forEach(function (el) {
+      var when = Date.parse(el.getAttribute("datetime"));
+      if (!isNaN(when)) el.textContent = format.format(new Date(when));
+    });
+  }
+  localTimes(document);
+  document.addEventListener("htmx:load", function (event) { localTimes(event.target); });
+
   var format = null;
   try {
     format = new Intl.DurationFormat(lang, { style: "short" });

@@ -47,3 +47,30 @@ def test_it_cannot_touch_the_record(alice_client, alice):
     alice_client.post(URL, {"display_name": "", "deals_played": 99, "email_reminders": "on"})
     alice.refresh_from_db()
     assert alice.deals_played == 0
+
+
+def test_language_and_time_zone_are_chosen_on_the_profile(alice_client, alice):
+    body = alice_client.get(URL).content.decode()
+    assert 'name="language"' in body and '<option value="Asia/Vladivostok">' in body
+    alice_client.cookies["tz"] = "Europe/Helsinki"
+    alice_client.get("/")  # the browser's zone, saved on the profile
+    alice.refresh_from_db()
+    assert alice.time_zone == "Europe/Helsinki"
+    r = alice_client.post(URL, {"display_name": "", "language": "fi",
+                                "time_zone": "Asia/Vladivostok"})
+    assert r.status_code == 302
+    alice_client.get("/")  # the same browser's zone does not undo the choice
+    alice.refresh_from_db()
+    assert (alice.language, alice.time_zone) == ("fi", "Asia/Vladivostok")
+    alice_client.cookies["tz"] = "America/Chicago"  # the browser moved: it wins again
+    alice_client.get("/")
+    alice.refresh_from_db()
+    assert alice.time_zone == "America/Chicago"
+
+
+def test_a_form_without_language_and_zone_keeps_them(alice_client, alice):
+    alice.language, alice.time_zone = "ru", "Europe/Moscow"
+    alice.save()
+    alice_client.post(URL, {"display_name": "Alice"})
+    alice.refresh_from_db()
+    assert (alice.language, alice.time_zone) == ("ru", "Europe/Moscow")

@@ -99,3 +99,23 @@ def test_the_admin_holds_new_names_to_thirty_but_keeps_a_longer_old_one(client, 
         "username": "r" * 31, "is_staff": "on", "is_superuser": "on"})
     assert renamed.status_code == 200
     assert Player.objects.filter(username="root").exists()
+
+
+def test_the_browsers_language_and_time_zone_are_kept(client):
+    """Mails speak to a new player in the language and zone of the browser they signed up
+    from (the hidden field is filled by static/js/clock.js)."""
+    r = client.post(URL, form(time_zone="Europe/Moscow"), HTTP_ACCEPT_LANGUAGE="ru-RU,ru;q=0.9")
+    assert r.status_code == 302
+    player = get_user_model().objects.get(username="carol")
+    assert (player.language, player.time_zone) == ("ru", "Europe/Moscow")
+
+
+def test_the_zone_cookie_stands_in_for_the_field_and_nonsense_is_dropped(client):
+    client.cookies["tz"] = "Europe/Oslo"
+    client.post(URL, form(time_zone="Mars/Olympus_Mons"), HTTP_ACCEPT_LANGUAGE="nb")
+    player = get_user_model().objects.get(username="carol")
+    assert (player.language, player.time_zone) == ("nb", "Europe/Oslo")
+
+
+def test_the_form_has_the_hidden_zone_field(client):
+    assert 'name="time_zone" data-browser-zone' in client.get(URL).content.decode()

@@ -129,14 +129,31 @@ def with_db(url: str, path: str) -> str:
     return urlunsplit(parts._replace(path=path))
 
 
+class Inbox:
+    """An SMTP server's handler that keeps every message the servers send."""
+
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        import email
+        from email import policy
+
+        self.messages.append(email.message_from_bytes(envelope.content, policy=policy.default))
+        return "250 Message accepted"
+
+
 @dataclass
 class Site:
-    """The running servers: `url` for the browser, logs to check for server errors."""
+    """The running servers: `url` for the browser, logs to check for server errors, the
+    mails they sent (`inbox`, a real SMTP server) and their Redis (`redis_url`)."""
 
     url: str
     logs: list[Path]
     procs: list[subprocess.Popen]
     marks: dict = field(default_factory=dict)
+    inbox: Inbox = field(default_factory=Inbox)
+    redis_url: str = ""
 
     def mark(self):
         self.marks = {log: log.stat().st_size for log in self.logs}
@@ -163,6 +180,11 @@ def site(django_db_setup):
         pytest.fail("The browser tier needs DATABASE_URL on PostgreSQL and REDIS_URL: run it "
                     "through scripts/test (or source scripts/_services.sh && start_services).")
     test_db = connection.settings_dict["NAME"]  # pytest-django's test database
+    from aiosmtpd.controller import Controller
+
+    inbox, smtp_port = Inbox(), free_port()
+    smtp = Controller(inbox, hostname="127.0.0.1", port=smtp_port)
+    smtp.start()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "durak_site.settings",
@@ -170,6 +192,7 @@ def site(django_db_setup):
         "REDIS_URL": with_db(redis_url, f"/{E2E_REDIS_DB}"),
         "BOT_MOVE_BUDGET": "0.05",
         "ACCOUNT_RATE_LIMITS": "off",  # accounts.ratelimit: many sign-ups from 127.0.0.1
+        "EMAIL_URL": f"smtp://127.0.0.1:{smtp_port}",  # the mails reach `inbox`
         "DEBUG": "false",  # as scripts/run: players' error pages, static files still served
         "SERVE_STATIC": "true",
         "PYTHONUNBUFFERED": "1",
@@ -194,8 +217,10 @@ def site(django_db_setup):
         wait_until(lambda: port_open(port), 30, "daphne", daphne, daphne_log)
         wait_until(lambda: "ready." in worker_log.read_text(errors="replace"), 30,
                    "celery worker", worker, worker_log)
-        yield Site(url=f"http://127.0.0.1:{port}", logs=[daphne_log, worker_log], procs=procs)
+        yield Site(url=f"http://127.0.0.1:{port}", logs=[daphne_log, worker_log], procs=procs,
+                   inbox=inbox, redis_url=env["REDIS_URL"])
     finally:
+        smtp.stop()
         # Before django_db_setup's teardown drops the database these processes use.
         for proc in procs:
             stop(proc)

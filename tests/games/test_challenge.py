@@ -210,3 +210,18 @@ def test_a_bad_rating_choice_is_refused_and_makes_no_table(alice_client, bob, cl
     response = _challenge(alice_client, classic, rated="sometimes")
     assert response.status_code == 400 and Game.objects.count() == 0
     assert "Select a valid choice" in response.content.decode()
+
+
+def test_the_challenge_mail_speaks_the_players_language(alice, bob, seeded,
+                                                         django_capture_on_commit_callbacks):
+    from games.models import RulePreset
+
+    bob.language = "ru"
+    bob.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.challenge(alice, bob, RulePreset.objects.get(name="Classic"),
+                                  move_time=DAY)
+    (message,) = mail.outbox
+    assert message.subject == "alice вызывает вас сыграть в дурака"
+    assert "alice вызывает вас на игру: «Классический», 1 день на ход." in message.body
+    assert game.invite_url in message.body

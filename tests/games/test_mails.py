@@ -11,6 +11,7 @@ import time_machine
 from django.core import mail
 
 from games import services
+from games.models import Game, RulePreset
 from tests.games.conftest import seat_user
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +45,9 @@ def test_your_move_comes_a_few_minutes_after_the_move(slow):
     assert services.send_move_emails(now=T0 + 6 * MINUTE) == 0  # once per turn
     (message,) = mail.outbox
     assert message.to == [player.email]
-    assert message.subject == f"Your move in {slow}"
+    assert message.subject == f"Your move: Test classic #{slow.pk}"
+    # The deadline in the player's zone (UTC when the profile has none), in words.
+    assert "Move by tomorrow at 9 a.m. (UTC), in 24 h." in message.body
     assert f"/games/{slow.pk}/" in message.body and player.name in message.body
     link = _link(message)
     assert message.extra_headers["List-Unsubscribe"] == f"<{link}>"
@@ -158,7 +161,7 @@ def test_reminders_carry_their_own_unsubscribe_link(slow, client):
     player.save()
     assert services.send_reminders(now=T0 + timedelta(hours=6, minutes=1)) == 1
     (message,) = mail.outbox
-    assert "hours left" in message.body
+    assert "Unless you move by tomorrow at 9 a.m. (UTC), in 18 h, the site plays" in message.body
     body = client.get(_link(message)).content.decode()
     assert "Do you want no more reminders before the site moves for you?" in body
     client.post(_link(message))
@@ -185,3 +188,23 @@ def test_a_daily_summary_lists_the_waiting_games_once_a_day(alice, bob, classic,
         assert (f"/games/{game.pk}/" in message.body) == (game in waiting)
     assert services.send_summaries(now=T0 + timedelta(hours=2)) == 0  # one a day
     assert services.send_summaries(now=T0 + timedelta(hours=25)) == 1
+
+
+@pytest.mark.parametrize(("language", "zone", "subject", "words"), [
+    ("ru", "Europe/Moscow", "Ваш ход: «Классический» №{id}",
+     "Срок: завтра в 12:00 (Europe/Moscow), через 24 ч."),
+    ("fi", "Europe/Helsinki", "Sinun vuorosi: Klassinen nro {id}",
+     "Siirrä viimeistään huomenna klo 11.00 (Europe/Helsinki), 24 h kuluttua."),
+    ("nb", "Europe/Oslo", "Ditt trekk: Klassisk nr. {id}",
+     "Trekk innen i morgen kl. 10:00 (Europe/Oslo), om 24 t."),
+])
+def test_your_move_in_the_players_language_and_time_zone(slow, language, zone, subject, words):
+    # The seeded preset, whose name is translated.
+    Game.objects.filter(pk=slow.pk).update(preset=RulePreset.objects.get(name="Classic"))
+    player = _to_act(slow)
+    player.language, player.time_zone = language, zone
+    player.save()
+    services.send_move_emails(now=T0 + 5 * MINUTE)
+    (message,) = mail.outbox
+    assert message.subject == subject.format(id=slow.pk)
+    assert words in message.body

@@ -63,10 +63,10 @@ def test_beat_and_worker_deliver_your_move_and_a_reminder(procs, smtp, alice, bo
 
     assert {m["To"] for m in inbox.messages} == {player.email}
     bodies = {m["Subject"]: m.get_content() for m in inbox.messages}
-    assert set(bodies) == {f"Your move in {game}"}
+    assert set(bodies) == {f"Your move: {game.preset.label} #{game.pk}"}
     texts = [m.get_content() for m in inbox.messages]
-    assert any("hours left before the site plays for you" in t for t in texts)  # the reminder
-    assert any("you have until" in t for t in texts)  # the "your move" email
+    assert any("the site plays for you" in t for t in texts)  # the reminder
+    assert any("Move by" in t for t in texts)  # the "your move" email
     for message in inbox.messages:
         header = message["List-Unsubscribe"]
         link = re.fullmatch(r"<(https?://[^>]+)>", header).group(1)
@@ -76,7 +76,7 @@ def test_beat_and_worker_deliver_your_move_and_a_reminder(procs, smtp, alice, bo
     game = fresh(game)
     assert game.move_email_at is None and game.reminders_sent == 1
     # The reminder's one-click POST (RFC 8058), with no one logged in, stops reminders.
-    reminder = next(m for m in inbox.messages if "hours left" in m.get_content())
+    reminder = next(m for m in inbox.messages if "plays for you" in m.get_content())
     path = re.search(r"/accounts/unsubscribe/[^>]+/", reminder["List-Unsubscribe"]).group(0)
     assert client.post(path, "List-Unsubscribe=One-Click",
                        content_type="application/x-www-form-urlencoded").status_code == 200
