@@ -367,6 +367,7 @@ CELERY_TASK_ROUTES = {
     "games.tasks.send_summaries": {"queue": "mail"},
     "games.tasks.challenge_mail": {"queue": "mail"},
     "games.tasks.tournament_mail": {"queue": "mail"},
+    "games.tasks.push": {"queue": "mail"},
 }
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 3.0},
@@ -390,6 +391,13 @@ SITE_URL = os.getenv("SITE_URL", "http://127.0.0.1:8000")
 ADMIN_USERNAME = envstr("ADMIN_USERNAME", "admin")
 ADMIN_PASSWORD = os.getenv("ADMIN_PASSWORD", "")
 RUN_DIR = Path(envstr("RUN_DIR", str(BASE_DIR / ".run")))
+
+# Web push (games.services.push): the private half of the site's VAPID key pair (RFC 8292),
+# the raw P-256 scalar in base64url; scripts/run makes one once in RUN_DIR/vapid-key. Empty:
+# no push notifications (the switch is not offered). VAPID_SUBJECT: how a push service may
+# reach the site's operator.
+VAPID_PRIVATE_KEY = os.getenv("VAPID_PRIVATE_KEY", "").strip()
+VAPID_SUBJECT = envstr("VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
 
 # HTTPS follows SITE_URL's scheme, not DEBUG: secure cookies, HSTS and the SSL redirect
 # (`manage.py check --deploy` passes); plain http://127.0.0.1 keeps working without them.

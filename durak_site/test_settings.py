@@ -1,9 +1,16 @@
-"""Settings for pytest (pyproject's DJANGO_SETTINGS_MODULE): a strong random SECRET_KEY,
-put in the environment so that the site processes the tests start share it."""
+"""Settings for pytest (pyproject's DJANGO_SETTINGS_MODULE): a strong random SECRET_KEY
+and a VAPID key for web push, put in the environment so that the site processes the tests
+start share them."""
 
+import base64
 import os
 import secrets
 
+from cryptography.hazmat.primitives.asymmetric import ec
+
 os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+os.environ.setdefault("VAPID_PRIVATE_KEY", base64.urlsafe_b64encode(
+    ec.generate_private_key(ec.SECP256R1()).private_numbers().private_value.to_bytes(32, "big")
+).decode().rstrip("="))
 
 from .settings import *  # noqa: E402, F403

@@ -338,6 +338,9 @@ class Seat(models.Model):
     bot_number = models.PositiveSmallIntegerField(
         _("computer player's number"), null=True, blank=True,
         help_text=_("Keeps a computer player's name when a rematch moves it to another seat."))
+    # The game's version this seat's player was last sent a push notification about
+    # (games.services.push): at most one per game per move, claimed by a conditional update.
+    pushed_version = models.PositiveIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ("game", "number")
@@ -707,3 +710,26 @@ class RoundTable(models.Model):
 
     def __str__(self):
         return f"{self.round} board {self.board}"
+
+
+class PushSubscription(models.Model):
+    """One device (a browser's push subscription) on which a player asked to be notified
+    (games.services.push); dropped when the push service says it is gone."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)  # one per device
+    p256dh = models.CharField(max_length=200)  # the browser's public key (RFC 8291)
+    auth = models.CharField(max_length=100)  # its authentication secret
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
+
+    def __str__(self):
+        return f"{self.player_id}: {self.endpoint[:60]}"
+
+    def info(self) -> dict:
+        """As pywebpush takes it."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

@@ -22,6 +22,7 @@ REVIEW_GAME = "games.tasks.review_game"
 CHALLENGE_MAIL = "games.tasks.challenge_mail"
 ADVANCE_TOURNAMENT = "games.tasks.advance_tournament"
 TOURNAMENT_MAIL = "games.tasks.tournament_mail"
+PUSH = "games.tasks.push"
 
 
 def group_name(game_id: int) -> str:
@@ -139,6 +140,11 @@ def queue_review(game_id: int) -> None:
 def queue_challenge_mail(game_id: int) -> None:
     """Queue `games.tasks.challenge_mail` by name: the challenged player's email."""
     current_app.signature(CHALLENGE_MAIL, args=(game_id,)).apply_async()
+
+
+def queue_push(kind: str, game_id: int, by_id: int | None = None) -> None:
+    """Queue `games.tasks.push` by name: a push notification about a game."""
+    current_app.signature(PUSH, args=(kind, game_id, by_id)).apply_async()
 
 
 def chat_posted(game_id: int, message_id: int) -> None:

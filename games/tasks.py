@@ -30,10 +30,11 @@ def sweep_deadlines() -> int:
 @shared_task(ignore_result=True)
 def send_reminders() -> int:
     """Beat: email players whose turn has waited a while, and again near the deadline;
-    "your move" emails a few minutes after a move the player has not seen; clocks restart
-    for players whose vacation ran out."""
+    "your move" emails and pushes a few minutes after a move the player has not seen, a
+    push at 80% of a turn's time; clocks restart for players whose vacation ran out."""
     services.end_vacations()
-    return services.send_reminders() + services.send_move_emails()
+    return (services.send_reminders() + services.send_move_emails()
+            + services.push.time_warnings())
 
 
 @shared_task(ignore_result=True)
@@ -59,7 +60,8 @@ def review_game(game_id: int) -> int:
 
 @shared_task(ignore_result=True)
 def challenge_mail(game_id: int) -> bool:
-    """The email telling a challenged player of the table made for them."""
+    """The email (and push) telling a challenged player of the table made for them."""
+    services.push.push_about("challenge", game_id)
     return services.send_challenge_mail(game_id)
 
 
@@ -80,3 +82,9 @@ def tournament_rounds() -> int:
 def tournament_mail(tournament_id: int, number: int) -> int:
     """Mail the players that round `number` has started, or (0) the final standings."""
     return services.tournament.send_tournament_mail(tournament_id, number)
+
+
+@shared_task(ignore_result=True)
+def push(kind: str, game_id: int, by_id: int | None = None) -> int:
+    """A push notification about a game: "rematch" offered (by `by_id`), "finished"."""
+    return services.push.push_about(kind, game_id, by_id)

@@ -4,10 +4,15 @@ tournaments."""
 
 from django.urls import path
 
-from .views import history, lobby, table, tournament
+from .views import device, history, lobby, table, tournament
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
+    path("sw.js", device.service_worker, name="service_worker"),
+    path("manifest.webmanifest", device.manifest, name="manifest"),
+    path("offline/", device.offline, name="offline"),
+    path("push/subscribe/", device.push_subscribe, name="push_subscribe"),
+    path("push/unsubscribe/", device.push_unsubscribe, name="push_unsubscribe"),
     path("games/new/", lobby.create, name="create_game"),
     path("games/mine/", lobby.my_games, name="my_games"),
     path("games/quick/", lobby.quick_match, name="quick_match"),

@@ -4,8 +4,12 @@ lobby form's answers for a new game with these rules."""
 
 from __future__ import annotations
 
+from functools import partial
+
+from django.db import transaction
 from django.utils.translation import gettext as _
 
+from .. import notify
 from ..models import Game, Move, Seat
 from .change import locked, new_change
 from .errors import Conflict
@@ -28,6 +32,9 @@ def accept_rematch(game_id, user) -> Game:
         seats = change.seats
         if all(seat.wants_rematch for seat in seats if seat.player_id is not None):
             game.rematch = _open_rematch(game, seats)
+        else:  # the others hear of the offer on their devices (games.services.push)
+            transaction.on_commit(partial(notify.queue_push, "rematch", game.pk, mine.player_id),
+                                  robust=True)
         return change.save(Move.Kind.SYSTEM, ["rematch"], seat=mine.number)
 
 

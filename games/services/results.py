@@ -93,3 +93,5 @@ def finish_match(game: Game, match: Match, now=None, *,
                   .values_list("round__tournament", flat=True).first())
     if tournament is not None:  # its round may be over (services.tournament.advance)
         transaction.on_commit(partial(notify.queue_tournament_check, tournament), robust=True)
+    # Each person at the table hears of it on their devices (games.services.push).
+    transaction.on_commit(partial(notify.queue_push, "finished", game.pk), robust=True)

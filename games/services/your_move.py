@@ -1,5 +1,6 @@
 """'Your move' emails for slow games: one per turn a few minutes after the move, or a daily
-summary, for a player who has not been on the site since (Player.move_emails)."""
+summary, for a player who has not been on the site since (Player.move_emails); the push
+notification of the move goes at the same moment."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..models import Game, Seat
+from . import push
 from .mail import mail_player
 from .reminders import REMINDER_MIN_MOVE_TIME
 from .words import deadline_words, for_player, game_name, player_zone, time_left_words
@@ -39,7 +41,11 @@ def send_move_emails(now=None) -> int:
                                       move_email_at=game.move_email_at).update(move_email_at=None)
         seat = game.seats.select_related("player").filter(number=game.turn_seat).first()
         player = seat.player if seat is not None and not seat.bot_level else None
-        if not claimed or not _wants(player, since=game.turn_started, how="now"):
+        if not claimed or player is None:
+            continue
+        if player.last_seen is None or player.last_seen < (game.turn_started or now):
+            push.your_move(game, seat, now)  # the devices where they asked for it
+        if not _wants(player, since=game.turn_started, how="now"):
             continue
         url = settings.SITE_URL.rstrip("/") + game.get_absolute_url()
         with for_player(player):

@@ -1,0 +1,109 @@
+"""What the site gives a device beyond its pages: the service worker (at the root, so that
+its scope is the whole site: push notifications, the offline page), the web app manifest
+that makes the site installable, the offline page, and a player's push subscriptions
+(one per device; games.services.push)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.staticfiles import finders
+from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import services
+
+KEY = re.compile(r"^[A-Za-z0-9_=-]{8,200}$")  # base64url, as browsers give the keys
+THEME = "#1f5f3f"  # the felt (--felt in static/css/site.css)
+
+
+@require_GET
+@cache_control(no_cache=True)
+def service_worker(request):
+    """static/js/sw.js, served at /sw.js: a service worker's scope is its path's folder."""
+    with open(finders.find("js/sw.js"), encoding="utf-8") as f:
+        response = HttpResponse(f.read(), content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_GET
+@cache_control(max_age=3600)
+def manifest(request):
+    """The web app manifest: name, icons, "My games" as the start, the theme."""
+    data = {
+        "name": _("Durak"),
+        "short_name": _("Durak"),
+        "description": _("Podkidnoy Durak against friends or computer players."),
+        "lang": request.LANGUAGE_CODE,
+        "start_url": reverse("my_games"),
+        "scope": "/",
+        "id": "/",
+        "display": "standalone",
+        "background_color": "#f6f4ef",
+        "theme_color": THEME,
+        "icons": [
+            {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": static("icons/icon-maskable-512.png"), "sizes": "512x512",
+             "type": "image/png", "purpose": "maskable"},
+        ],
+    }
+    return JsonResponse(data, content_type="application/manifest+json",
+                        json_dumps_params={"ensure_ascii": False})
+
+
+@require_GET
+def offline(request):
+    """What the service worker shows when a page can't be reached (kept in its cache)."""
+    return render(request, "offline.html")
+
+
+def _subscription(request) -> dict | None:
+    """The browser's PushSubscription.toJSON(), checked: an https endpoint and its keys."""
+    try:
+        data = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    endpoint, keys = data.get("endpoint"), data.get("keys") or {}
+    if not isinstance(endpoint, str) or not endpoint.startswith("https://") \
+            or len(endpoint) > 1000 or not isinstance(keys, dict):
+        return None
+    p256dh, auth = keys.get("p256dh"), keys.get("auth")
+    if not all(isinstance(k, str) and KEY.match(k) for k in (p256dh, auth)):
+        return None
+    return {"endpoint": endpoint, "p256dh": p256dh, "auth": auth}
+
+
+@login_required
+@require_POST
+def push_subscribe(request):
+    """This device notifies the player from now on."""
+    found = _subscription(request)
+    if found is None or not services.push.enabled():
+        return HttpResponseBadRequest(_("This is not a push subscription."))
+    services.push.subscribe(request.user, **found)
+    return HttpResponse(status=204)
+
+
+@login_required
+@require_POST
+def push_unsubscribe(request):
+    """This device no longer notifies the player."""
+    try:
+        endpoint = json.loads(request.body or b"{}").get("endpoint")
+    except (ValueError, UnicodeDecodeError, AttributeError):
+        endpoint = None
+    if not isinstance(endpoint, str):
+        return HttpResponseBadRequest(_("This is not a push subscription."))
+    services.push.unsubscribe(request.user, endpoint)
+    return HttpResponse(status=204)
