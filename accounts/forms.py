@@ -67,7 +67,8 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Player
-        fields = ("display_name", "language", "time_zone", "move_emails", "email_reminders")
+        fields = ("display_name", "language", "time_zone", "move_emails", "summary_hour",
+                  "email_reminders")
         # Not to be mistaken for the email that says it is your move (move_emails).
         labels = {"email_reminders": _("Reminders before time runs out")}
         help_texts = {"email_reminders": _("Email me again while my move waits, before the "
@@ -90,6 +91,11 @@ class ProfileForm(forms.ModelForm):
         if "time_zone" not in self.data:
             return self.instance.time_zone
         return self.cleaned_data["time_zone"]
+
+    def clean_summary_hour(self):
+        if "summary_hour" not in self.data:
+            return self.instance.summary_hour
+        return self.cleaned_data["summary_hour"]
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"]

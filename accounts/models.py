@@ -43,6 +43,10 @@ class Player(AbstractUser):
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True, editable=False)
     last_summary = models.DateTimeField(_("last daily summary"), null=True, blank=True,
                                         editable=False)
+    summary_hour = models.PositiveSmallIntegerField(
+        _("hour of the daily summary"), null=True, blank=True,
+        choices=[(hour, f"{hour:02d}:00") for hour in range(24)],
+        help_text=_("In your time zone; blank: once a day, at any hour."))
     language = models.CharField(
         _("language"),
         max_length=10,

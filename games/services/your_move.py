@@ -1,6 +1,7 @@
 """'Your move' emails for slow games: one per turn a few minutes after the move, or a daily
-summary, for a player who has not been on the site since (Player.move_emails); the push
-notification of the move goes at the same moment."""
+summary (at the hour the player chose, in their zone), for a player who has not been on
+the site since (Player.move_emails); the push notification of the move goes at the same
+moment."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def send_summaries(now=None) -> int:
         game, player = seat.game, seat.player
         if game.turn_time is None or game.turn_time < REMINDER_MIN_MOVE_TIME:
             continue
-        if player.last_summary and now - player.last_summary < SUMMARY_EVERY:
+        if not _summary_due(player, now):
             continue
         if _wants(player, since=game.turn_started, how="daily"):
             games[player].append(game)
@@ -98,6 +99,18 @@ def send_summaries(now=None) -> int:
                     "name": player.name, "games": lines})
         sent += 1
     return sent
+
+
+def _summary_due(player, now) -> bool:
+    """A day since the last summary; with an hour chosen, from that hour of the player's
+    day on, once that day (in their time zone)."""
+    if player.summary_hour is None:
+        return player.last_summary is None or now - player.last_summary >= SUMMARY_EVERY
+    zone = player_zone(player)
+    local = now.astimezone(zone)
+    if local.hour < player.summary_hour:
+        return False
+    return player.last_summary is None or player.last_summary.astimezone(zone).date() < local.date()
 
 
 def _wants(player, *, since, how: str) -> bool:

@@ -208,3 +208,32 @@ def test_your_move_in_the_players_language_and_time_zone(slow, language, zone, s
     (message,) = mail.outbox
     assert message.subject == subject.format(id=slow.pk)
     assert words in message.body
+
+
+def test_the_daily_summary_comes_at_the_players_hour_least_time_left_first(settings,
+        alice, bob, classic, seeded, slow):
+    with time_machine.travel(T0 + timedelta(hours=2), tick=False):
+        later = services.create_game(bob, classic, players=2, move_time=timedelta(days=1))
+        services.join_game(later.pk, alice)
+    later.refresh_from_db()
+    player = _to_act(slow)
+    games = [g for g in (slow, later) if _to_act(g) == player]
+    player.move_emails, player.summary_hour, player.time_zone = "daily", 13, "Europe/Moscow"
+    player.save()
+    at = T0 + timedelta(hours=3)  # 15:00 in Moscow
+    assert services.send_summaries(now=T0 + timedelta(minutes=30)) == 0  # 12:30 in Moscow
+    assert services.send_summaries(now=at) == 1
+    (message,) = mail.outbox
+    lines = [line for line in message.body.splitlines() if line.startswith("- ")]
+    assert lines == [f"- Test classic #{g.pk}, in {21 if g == slow else 23} h: "
+                     f"{settings.SITE_URL}/games/{g.pk}/" for g in games]
+    assert services.send_summaries(now=at + timedelta(hours=8)) == 0  # 23:00, same day
+    assert services.send_summaries(now=T0 + timedelta(hours=24)) == 0  # 12:00 the next day
+    assert services.send_summaries(now=T0 + timedelta(hours=25)) == 1  # 13:00
+
+
+def test_the_summary_hour_is_chosen_on_the_profile(alice_client, alice):
+    alice_client.post("/accounts/profile/", {"display_name": "", "move_emails": "daily",
+                                             "summary_hour": "7"})
+    alice.refresh_from_db()
+    assert (alice.move_emails, alice.summary_hour) == ("daily", 7)
