@@ -7,6 +7,8 @@ from datetime import timedelta
 from django import forms
 from django.core.validators import RegexValidator
 from django.urls import reverse
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import once
@@ -14,6 +16,10 @@ from .models import BOT_LEVELS, RulePreset, TimeControl, Tournament
 from .services.challenge import find_player
 from .services.errors import NotFound
 from .services.lobby import too_many_bots
+from .services.reliability import MIN_RELIABILITY_CHOICES
+
+# "at least 90% without a timeout", in the reader's language when the form is shown.
+_at_least = lazy(lambda n: gettext("at least %(n)s%% without a timeout") % {"n": n}, str)
 
 HOUR, DAY = 3600, 86400
 DURATIONS = {  # seconds: label
@@ -68,6 +74,12 @@ class CreateGameForm(forms.Form):
         required=False, empty_value=True,
         help_text=_("A casual game does not change anyone's rating, and the coach may give "
                     "hints in it."))
+    min_reliability = forms.TypedChoiceField(
+        label=_("Players who finish their games"), coerce=int, required=False,
+        empty_value=None, choices=[("", _("anyone"))] + [
+            (n, _at_least(n)) for n in MIN_RELIABILITY_CHOICES],
+        help_text=_("Reliability: the share of a player's games in the last 90 days finished "
+                    "without a timeout, shown on their profile."))
     # A new token each time the form is shown: a second send of it makes no second table.
     once = forms.CharField(
         widget=forms.HiddenInput, required=False, initial=once.new_token, max_length=64,
@@ -131,6 +143,7 @@ class CreateGameForm(forms.Form):
             "deals": d["count"] if d["match_kind"] == "deals" else None,
             "loss_limit": d["count"] if d["match_kind"] == "losses" else None,
             "time_control": d["time_control"] or None,
+            "min_reliability": d.get("min_reliability"),
             "move_time": _seconds(d["move_time"]),
             "bank_time": _seconds(d["bank_time"]),
             "increment": _seconds(d["increment"]),

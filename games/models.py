@@ -247,6 +247,11 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="challenges", verbose_name=_("challenged player"),
         help_text=_("A private table made for this player: only they may take its free seat."))
+    min_reliability = models.PositiveSmallIntegerField(
+        _("minimum reliability"), null=True, blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(100)],
+        help_text=_("Only players who finished at least this share of their recent games "
+                    "without a timeout may sit down (percent)."))
     rematch = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
                                 related_name="rematch_of", verbose_name=_("rematch"),
                                 help_text=_("The table the same players opened after this one."))

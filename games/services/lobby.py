@@ -22,6 +22,7 @@ from ..models import (
     Seat,
     TimeControl,
 )
+from . import reliability
 from .access import need_user
 from .change import locked, new_change
 from .errors import BadRequest, Conflict, Forbidden
@@ -63,7 +64,8 @@ def start_match(game: Game, seats: list[Seat], now=None) -> None:
 
 def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level="medium",
                 deals=None, loss_limit=None, time_control=None, move_time=None,
-                bank_time=None, increment=None, private=False, rated=True) -> Game:
+                bank_time=None, increment=None, private=False, rated=True,
+                min_reliability=None) -> Game:
     """A new table with the creator in seat 0 and bots in the last seats.
 
     `bots` is a list of levels for seats to fill, or a count of `bot_level` bots. A table
@@ -95,12 +97,16 @@ def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level
     if deals is None and loss_limit is None:
         deals = 1
     clock = _time_control(preset, time_control, move_time, bank_time, increment)
+    if min_reliability is not None and (isinstance(min_reliability, bool) or not isinstance(
+            min_reliability, int) or not 1 <= min_reliability <= 100):
+        raise BadRequest(_("The minimum reliability is a share between 1 and 100 percent."))
 
     with transaction.atomic():
         game = Game.objects.create(
             preset=preset, rules=rules.to_dict(), players=players, deals=deals,
             loss_limit=loss_limit, **clock, fill_bot_level=bot_level,
             private=bool(private), rated=bool(rated), created_by=creator,
+            min_reliability=min_reliability,
         )
         first_bot = players - len(bots)
         seats = [
@@ -152,6 +158,10 @@ def join_game(game_id, user, *, invite_token=None, seat=None) -> Game:
         if game.challenged_id is not None and game.challenged_id != user.pk:
             raise Forbidden(_("This table was made for a challenged player: only they may "
                               "take its seat."))
+        if mine is None and not reliability.meets(user, game.min_reliability):
+            raise Forbidden(_("This table is for players who finish at least %(min)s%% of "
+                              "their games without a timeout; you can see your share on "
+                              "your profile.") % {"min": game.min_reliability})
         target = _free_seat(seats) if seat is None else _chosen_seat(seats, seat, mine)
         bot_to = None
         if target.is_bot:  # the computer player moves over: to the seat left, or an empty one

@@ -1,5 +1,5 @@
 """{% rating player %}: a player's rating, as people read it (1520 ±310, or 1480? while it
-is provisional), next to a name.
+is provisional), next to a name; {% reliability_of player %}: their reliability.
 
 Individual play unless `teams` is true; nothing for a player without a rated game.
 """
@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 
 from ..models import Rating
 from ..present import standings
+from ..services import reliability
 from ..services.ratings import Shown, shown
 
 register = template.Library()
@@ -63,3 +64,10 @@ def profile_of(player, viewer):
         "chart": standings.chart(player, pool),
     } for pool, row in sorted(rows.items())]
     return {"ratings": pools, **standings.record(player, viewer)}
+
+
+@register.simple_tag
+def reliability_of(player):
+    """{% reliability_of player as r %}: the share of the player's recent games finished
+    without a timeout (games.services.reliability), or None."""
+    return reliability.reliability(player)
