@@ -15,6 +15,7 @@ urlpatterns = [
     path("push/unsubscribe/", device.push_unsubscribe, name="push_unsubscribe"),
     path("games/new/", lobby.create, name="create_game"),
     path("games/mine/", lobby.my_games, name="my_games"),
+    path("games/next/", lobby.next_game, name="next_game"),
     path("games/quick/", lobby.quick_match, name="quick_match"),
     path("games/challenge/", lobby.challenge, name="challenge"),
     path("games/<int:game_id>/challenge/", lobby.answer_challenge, name="answer_challenge"),

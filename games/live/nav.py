@@ -28,11 +28,16 @@ logger = logging.getLogger(__name__)
 PAGES = ("lobby", "mine", "tournament")  # pages with a live list besides the navigation
 
 
+def moves_waiting(user):
+    """Games in play whose move is this person's (not a computer's standing in)."""
+    return Game.objects.filter(status=Game.Status.PLAYING, seats__player=user,
+                               seats__number=F("turn_seat"), seats__bot_level="")
+
+
 def waiting_for(user) -> int:
-    """Games in play whose move is this person's (not a computer's standing in), and
-    challenges and rematch offers waiting for their answer."""
-    moves = Game.objects.filter(status=Game.Status.PLAYING, seats__player=user,
-                                seats__number=F("turn_seat"), seats__bot_level="").count()
+    """Games in play whose move is this person's, and challenges and rematch offers
+    waiting for their answer."""
+    moves = moves_waiting(user).count()
     challenges = Game.objects.filter(status=Game.Status.OPEN, challenged=user).count()
     rematches = (Game.objects.filter(status=Game.Status.FINISHED, rematch__isnull=True,
                                      seats__player=user, seats__wants_rematch=False)
@@ -46,7 +51,7 @@ class NavConsumer(SiteConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         page = (query.get("page") or [""])[0]
         self.page = page if page in PAGES else ""
-        self.sent_waiting: int | None = None
+        self.sent_waiting: tuple[int, int] | None = None
         # Counted in already, per address (live/middleware.py).
         self.groups_joined = [LOBBY_GROUP] if self.page == "lobby" else []
         self.tournament = self._tournament(query) if self.page == "tournament" else None
@@ -117,8 +122,10 @@ class NavConsumer(SiteConsumer):
             self.close(code=CLOSE_SIGNED_OUT)
             return
         waiting = waiting_for(self.user)
+        moves = moves_waiting(self.user).count()  # a table's "Next game waiting (N)"
         mine = self.page == "mine"  # its list changes with every move: always told
-        if waiting == self.sent_waiting and not mine:
+        if (waiting, moves) == self.sent_waiting and not mine:
             return  # the badge already says so: nothing to render or send
-        self.sent_waiting = waiting
-        self.send(text_data=self.render({"nav": True, "waiting": waiting, "mine": mine}))
+        self.sent_waiting = (waiting, moves)
+        self.send(text_data=self.render({"nav": True, "waiting": waiting, "moves": moves,
+                                         "mine": mine}))

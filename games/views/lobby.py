@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -231,3 +231,18 @@ def _my_games(request, *, message=None, status=200):
     ctx = {"yours": yours, "others": others, "finished": finished, "refusal": message,
            "challenges": list(services.open_challenges(request.user)), "live_page": "mine"}
     return render(request, "games/my_games.html", ctx, status=status)
+
+
+# ----------------------------------------------------------------------------- next game
+@require_GET
+@login_required
+def next_game(request):
+    """The table's "Next game waiting": the game waiting for your move with the least time
+    left (not the one you come from), else My games."""
+    after = request.GET.get("after", "")
+    games = Game.objects.filter(status=Game.Status.PLAYING, seats__player=request.user,
+                                seats__number=F("turn_seat"), seats__bot_level="")
+    if after.isascii() and after.isdigit() and len(after) < 19:
+        games = games.exclude(pk=int(after))
+    game = games.order_by(F("deadline").asc(nulls_last=True), "pk").first()
+    return redirect(game.get_absolute_url() if game else "my_games")

@@ -50,7 +50,7 @@ def test_a_push_becomes_a_notification_that_leads_to_the_table(
     # The page registered the worker; it takes this page over (clients.claim()).
     scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
     assert scope == f"{live.url}/"
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
     cdp = page.context.new_cdp_session(page)
     registrations = {}
@@ -97,7 +97,7 @@ def test_the_site_is_installable(live, new_page, django_user_model):
     person = log_in(new_page, "carol")
     page = person.page
     page.goto("/accounts/profile/")  # the switch registers the worker
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     href = page.locator("link[rel=manifest]").get_attribute("href")
     response = page.request.get(href)
     assert response.headers["content-type"] == "application/manifest+json"
