@@ -41,7 +41,7 @@ class PlayerAdmin(UserAdmin):
     list_display = ("username", "display_name", "email", "deals_played", "is_staff")
     search_fields = ("username", "display_name", "email")
     fieldsets = (
-        *UserAdmin.fieldsets,
+        *(UserAdmin.fieldsets or ()),
         (_("Player"), {"fields": ("display_name", "email_reminders")}),
         (_("Record"), {"fields": ("deals_played", "deals_lost", "deals_drawn")}),
     )

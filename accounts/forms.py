@@ -16,6 +16,7 @@ from .names import USERNAME_MAX, validate_player_name
 
 def limit_username(field: forms.Field) -> None:
     """A new username (or a changed one) has at most USERNAME_MAX characters."""
+    assert isinstance(field, forms.CharField)  # Django's UsernameField
     field.max_length = USERNAME_MAX
     field.widget.attrs["maxlength"] = str(USERNAME_MAX)
     field.validators.append(MaxLengthValidator(USERNAME_MAX))

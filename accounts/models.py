@@ -1,6 +1,9 @@
 """Player, the site's user model (names, email choices, vacation, language, time zone,
 record of deals), and RateCount, the counts of the account limits kept in the database."""
 
+from datetime import datetime
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -74,10 +77,10 @@ class Player(AbstractUser):
         verbose_name = _("player")
         verbose_name_plural = _("players")
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_skeleton = skeleton_key(self.username)
         self.display_name_skeleton = skeleton_key(self.display_name)
         update_fields = kwargs.get("update_fields")
@@ -90,7 +93,7 @@ class Player(AbstractUser):
             kwargs["update_fields"] = names
         super().save(*args, **kwargs)
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("public_profile", args=[self.username])
 
     @property
@@ -102,10 +105,10 @@ class Player(AbstractUser):
         """Deals this player came out of without being the durak, draws included."""
         return self.deals_played - self.deals_lost
 
-    def vacation_days_left(self, now=None) -> int:
+    def vacation_days_left(self, now: datetime | None = None) -> int:
         """Vacation days the player may still take this year."""
         year = str((now or timezone.now()).year)
-        taken = (self.vacation_days or {}).get(year, 0)
+        taken: int = (self.vacation_days or {}).get(year, 0)
         return max(0, settings.VACATION_DAYS_PER_YEAR - taken)
 
     @property
@@ -132,5 +135,5 @@ class RateCount(models.Model):
     count = models.PositiveIntegerField(default=0)
     expires = models.DateTimeField(db_index=True)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.key}: {self.count} until {self.expires}"

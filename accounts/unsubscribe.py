@@ -29,7 +29,10 @@ def read(value: str):
     data = signing.loads(value, salt=SALT, max_age=MAX_AGE)
     if not isinstance(data, dict) or data.get("k") not in KINDS:
         raise signing.BadSignature("not an unsubscribe token")
-    user = get_user_model().objects.filter(pk=data.get("u"), is_active=True).first()
+    user_id = data.get("u")
+    user = None
+    if isinstance(user_id, int):  # token() signs the player's pk
+        user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
     if user is None:
         raise signing.BadSignature("no such player")
     return user, data["k"]

@@ -218,7 +218,7 @@ class Site:
         import websockets
 
         return await websockets.connect(
-            self.ws + path, origin=self.url, max_size=2**22, open_timeout=60,
+            self.ws + path, origin=websockets.Origin(self.url), max_size=2**22, open_timeout=60,
             additional_headers={"Cookie": self.cookies(session)}, ping_interval=None)
 
 
@@ -386,7 +386,8 @@ def server_processes(site: Site) -> list:
     found = {}
     try:
         for conn in psutil.net_connections(kind="tcp"):
-            if conn.status == psutil.CONN_LISTEN and conn.laddr.port in ports and conn.pid:
+            if conn.status == psutil.CONN_LISTEN and conn.laddr and conn.laddr.port in ports \
+                    and conn.pid:
                 found[conn.pid] = psutil.Process(conn.pid)
     except (psutil.AccessDenied, psutil.NoSuchProcess):
         return []
@@ -442,8 +443,9 @@ async def run(args) -> Result:
         result.latencies = []
         for version, t0 in tables[0].sent.items():
             arrived = [s.arrived.get(version) for s in spectators]
-            if all(a is not None for a in arrived):
-                result.latencies.append(max(arrived) - t0)
+            times = [a for a in arrived if a is not None]
+            if len(times) == len(arrived):
+                result.latencies.append(max(times) - t0)
             else:
                 result.errors += 1
     for t in tables:

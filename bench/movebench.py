@@ -97,13 +97,13 @@ def instrument() -> None:
                 compiler.SQLDeleteCompiler):
         if "execute_sql" in cls.__dict__:
             timed(cls, "execute_sql", "db")
-    counted = CursorWrapper._execute_with_wrappers
+    counted = CursorWrapper._execute_with_wrappers  # type: ignore[attr-defined]  # private
 
     def counting(self, *args, **kwargs):
         QUERIES[0] += 1
         return counted(self, *args, **kwargs)
 
-    CursorWrapper._execute_with_wrappers = counting
+    CursorWrapper._execute_with_wrappers = counting  # type: ignore[attr-defined]
     timed(BaseDatabaseWrapper, "commit", "db")
     timed(BaseDatabaseWrapper, "_savepoint", "db")
     timed(BaseDatabaseWrapper, "_savepoint_commit", "db")
@@ -174,10 +174,11 @@ def consumer_for(game_id: int, player: dict):
     from games.live.table import TableConsumer
 
     consumer = TableConsumer()
-    consumer.scope = {"type": "websocket", "user": player["user"], "query_string": b"",
+    consumer.scope = {  # type: ignore[typeddict-item]  # what the consumer reads, no more
+                      "type": "websocket", "user": player["user"], "query_string": b"",
                       "cookies": {"csrftoken": CSRF},
                       "headers": [(b"origin", b"http://testserver")],
-                      "url_route": {"kwargs": {"game_id": game_id}}}
+                      "url_route": {"kwargs": {"game_id": game_id}}}  # type: ignore[typeddict-item]
     from importlib import import_module
 
     from django.conf import settings
@@ -189,9 +190,10 @@ def consumer_for(game_id: int, player: dict):
     # The page sends a move every second or so; the bench sends them back to back, so
     # each socket's flood limit reads a clock that moves a second per message.
     ticks = iter(range(10**9))
-    consumer.clock = lambda: float(next(ticks))
-    consumer.frames = []
-    consumer.send = lambda text_data=None, **kw: consumer.frames.append(text_data)
+    # A bench's patches of one socket object:
+    consumer.clock = lambda: float(next(ticks))  # type: ignore[method-assign]
+    consumer.frames = []  # type: ignore[attr-defined]
+    consumer.send = lambda text_data=None, **kw: consumer.frames.append(text_data)  # type: ignore[method-assign, attr-defined]
     return consumer
 
 
@@ -354,7 +356,7 @@ class Bench:
                     profiler.disable()
                 original[1](part, ph)
 
-            self._begin, self._end = begin, end
+            self._begin, self._end = begin, end  # type: ignore[method-assign]  # profiling
         await self.play(moves, phase)
         if profiler:
             out = io.StringIO()

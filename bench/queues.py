@@ -134,7 +134,8 @@ def main() -> None:
 
     def answers(n: int) -> list[float]:
         """Time from alice's move to the Easy bot's answer, n times."""
-        took, game = [], new_easy_game()
+        took: list[float] = []
+        game = new_easy_game()
         while len(took) < n:
             if not game.is_playing:
                 game = new_easy_game()

@@ -134,7 +134,8 @@ def install_in_daphne() -> None:
             channel.persistent = False
             if hasattr(transport, "loseWriteConnection"):
                 transport.loseWriteConnection()
-            reactor.callLater(LINGER, _close, transport)
+            # Twisted's interfaces declare methods without self, which mypy reads as self.
+            reactor.callLater(LINGER, _close, transport)  # type: ignore[arg-type]
             http_protocol.logger.info("HTTP 413: a body over %s bytes from %s", self._limit,
                                       getattr(transport.getPeer(), "host", "?"))
 

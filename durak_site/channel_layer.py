@@ -95,7 +95,7 @@ class Shard(RedisSingleShardConnection):
         """Every local consumer in a group of this shard may have missed a group event."""
         layer = self.channel_layer
         event = layer.channel_layer.serialize(RECONNECTED)
-        told = set()
+        told: set[str] = set()
         for group, members in list(layer.groups.items()):
             if layer._get_shard(group) is not self:
                 continue

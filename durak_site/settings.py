@@ -354,7 +354,7 @@ CELERY_TASK_IGNORE_RESULT = True
 # Queues by urgency, each consumed by a worker process of its own (Procfile, deploy/): bot
 # moves and the deadline sweep ("play") never wait behind the coach ("coach": hints,
 # reviews) or mail ("mail": also anything unrouted). A worker without -Q takes all three.
-CELERY_TASK_QUEUES = {"play": {}, "coach": {}, "mail": {}}
+CELERY_TASK_QUEUES: dict[str, dict[str, str]] = {"play": {}, "coach": {}, "mail": {}}
 CELERY_TASK_DEFAULT_QUEUE = "mail"
 CELERY_TASK_ROUTES = {
     "games.tasks.bot_turn": {"queue": "play"},

@@ -71,7 +71,8 @@ class CreateGameForm(forms.Form):
     rated = forms.TypedChoiceField(
         label=_("Rating"), choices=[("rated", _("rated")), ("casual", _("casual"))],
         coerce=lambda value: value == "rated", initial="rated", widget=forms.RadioSelect,
-        required=False, empty_value=True,
+        # Django takes any empty value; the stubs allow only a string or None.
+        required=False, empty_value=True,  # type: ignore[arg-type]
         help_text=_("A casual game does not change anyone's rating, and the coach may give "
                     "hints in it."))
     min_reliability = forms.TypedChoiceField(
@@ -95,7 +96,9 @@ class CreateGameForm(forms.Form):
 
     def chosen_preset(self) -> RulePreset | None:
         """The preset the form is for: the one sent, else the one filled in, else the first."""
-        presets = self.fields["preset"].queryset
+        field = self.fields["preset"]
+        assert isinstance(field, forms.ModelChoiceField) and field.queryset is not None
+        presets = field.queryset
         chosen = self.data.get(self.add_prefix("preset")) if self.is_bound else self.initial.get(
             "preset")
         if isinstance(chosen, RulePreset):
@@ -119,6 +122,7 @@ class CreateGameForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         preset, players, bots = data.get("preset"), data.get("players"), data.get("bots")
         if preset is None or players is None:
             return data
@@ -210,6 +214,7 @@ class ChallengeForm(ClockForm):
         kwargs.setdefault("auto_id", "challenge_%s")
         super().__init__(*args, **kwargs)
         preset = self.fields["preset"]  # a challenge is a game for two: no team rules
+        assert isinstance(preset, forms.ModelChoiceField) and preset.queryset is not None
         preset.queryset = preset.queryset.filter(min_players__lte=2, max_players__gte=2,
                                                  teams="")
 

@@ -96,7 +96,7 @@ class KeptWindows:
     expires): shared by every process, and a Redis restart forgets none of them."""
 
     def __init__(self, model: type[Model]):
-        self.rows: Any = model.objects  # its default manager
+        self.rows = model._default_manager  # `objects`, as a model has it
 
     def exhausted(self, name: str, ident: object) -> bool:
         """True when `ident` has used up `name`'s allowance (counts nothing)."""

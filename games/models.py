@@ -5,6 +5,7 @@ Nothing but games.services writes a Game, its seats or its moves once the game e
 
 import secrets
 from datetime import timedelta
+from typing import ClassVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -49,6 +50,9 @@ def new_invite_token() -> str:
 
 class RulePreset(models.Model):
     """A named combination of rule options (docs/rules.md section 9), managed in the admin."""
+
+    # What mypy reads of modeltranslation's manager, whose class is made at run time.
+    objects: ClassVar["models.Manager[RulePreset]"]
 
     class Teams(models.TextChoices):
         NONE = "", _("individual play")
@@ -132,7 +136,7 @@ class RulePreset(models.Model):
         verbose_name = _("rule preset")
         verbose_name_plural = _("rule presets")
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.label
 
     @property
@@ -160,7 +164,7 @@ class RulePreset(models.Model):
     def player_counts(self) -> range:
         return range(self.min_players, self.max_players + 1)
 
-    def clean(self):
+    def clean(self) -> None:
         if self.min_players is None or self.max_players is None:
             return
         if self.min_players > self.max_players:
@@ -265,10 +269,10 @@ class Game(models.Model):
                 condition=models.Q(players__gte=2, players__lte=6), name="game_players_2_to_6"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return _("Game %(id)s (%(preset)s)") % {"id": self.pk, "preset": self.preset}
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("table", args=[self.pk])
 
     @property
@@ -276,15 +280,15 @@ class Game(models.Model):
         return f"{self.get_absolute_url()}?invite={self.invite_token}"
 
     @property
-    def is_open(self):
+    def is_open(self) -> bool:
         return self.status == self.Status.OPEN
 
     @property
-    def is_playing(self):
+    def is_playing(self) -> bool:
         return self.status == self.Status.PLAYING
 
     @property
-    def is_over(self):
+    def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
     @property
@@ -297,6 +301,7 @@ class Game(models.Model):
         """The time control in words: "1 day per move", "3 days + 1 day per move"."""
         if not self.has_bank:
             return _("%(time)s per move") % {"time": duration(self.move_time)}
+        assert self.bank_time is not None  # a game with a bank has one (services.lobby)
         if not self.increment:
             return _("%(bank)s for the game") % {"bank": duration(self.bank_time)}
         return _("%(bank)s + %(increment)s per move") % {
@@ -318,6 +323,13 @@ class Game(models.Model):
 
     def match(self) -> Match | None:
         return Match.from_json(self.state) if self.state else None
+
+    def match_in_play(self) -> Match:
+        """The match of a game that has started (its state is kept from then on)."""
+        match = self.match()
+        if match is None:
+            raise ValueError(f"game {self.pk} has no match: it has not started")
+        return match
 
 
 class Seat(models.Model):
@@ -357,7 +369,7 @@ class Seat(models.Model):
                                     condition=models.Q(player__isnull=False)),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.game_id}#{self.number} {self.name}"
 
     @property
@@ -381,12 +393,12 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
-        if self.player_id is not None:
+        if self.player is not None:  # no query when player_id is None
             return self.player.name
         if self.bot_level:
             return _("Computer %(number)s (%(level)s)") % {
                 "number": self.bot_number or self.number + 1, "level": self.get_bot_level_display()}
-        return _("Empty seat")
+        return gettext("Empty seat")  # a str now, as the other two branches
 
 
 class Move(models.Model):
@@ -417,7 +429,7 @@ class Move(models.Model):
             models.UniqueConstraint(fields=["game", "seq"], name="move_seq_unique"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.game_id}/{self.seq} {self.kind}"
 
 
@@ -444,7 +456,7 @@ class Rating(models.Model):
             models.UniqueConstraint(fields=["player", "pool"], name="rating_player_pool_unique"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.player_id} {self.pool} {self.mu:.2f}±{self.sigma:.2f}"
 
 
@@ -472,7 +484,7 @@ class RatingChange(models.Model):
             models.UniqueConstraint(fields=["game", "player"], name="rating_change_unique"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.game_id} {self.player_id} {self.mu_before:.2f}->{self.mu_after:.2f}"
 
 
@@ -499,7 +511,7 @@ class DealRecord(models.Model):
             models.UniqueConstraint(fields=["game", "number"], name="deal_record_unique"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.game_id} deal {self.number}"
 
 
@@ -522,7 +534,7 @@ class ChatMessage(models.Model):
         verbose_name = _("chat message")
         verbose_name_plural = _("chat messages")
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.game_id} {self.author_id}: {self.text or self.phrase}"
 
 
@@ -541,7 +553,7 @@ class ChatMute(models.Model):
             models.UniqueConstraint(fields=["user", "muted"], name="chat_mute_unique"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.user_id} mutes {self.muted_id}"
 
 
@@ -555,7 +567,7 @@ class DeadlineSweep(models.Model):
         verbose_name = _("deadline sweep")
         verbose_name_plural = _("deadline sweeps")
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"deadline sweep at {self.last_run}"
 
 

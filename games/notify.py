@@ -11,7 +11,7 @@ import os
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from celery import current_app
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -38,7 +38,13 @@ def nav_group(user_id: int) -> str:
     return f"nav-{user_id}"
 
 
-def _serving_loop():
+def _channel_layer() -> BaseChannelLayer:
+    layer = get_channel_layer()
+    assert layer is not None, "settings.CHANNEL_LAYERS names no default layer"
+    return layer
+
+
+def _serving_loop() -> asyncio.AbstractEventLoop | None:
     """The event loop this thread works for, when it is a sync thread of a running server
     (Daphne runs every view and sync consumer of a process on one such thread); else None
     (Celery, management commands, a test without a loop)."""
@@ -60,7 +66,7 @@ def _group_send(group: str, event: dict) -> None:
     the process); elsewhere it waits until the event is sent. The channel layer
     (durak_site.channel_layer) tries a publish that fails once more on a fresh connection;
     an event lost all the same is made up for by the sockets' catching up."""
-    layer = get_channel_layer()
+    layer = _channel_layer()
     loop = _serving_loop()
     if loop is None:
         async_to_sync(layer.group_send)(group, event)
@@ -77,7 +83,7 @@ def _group_send(group: str, event: dict) -> None:
 def tell_user(user_id: int, event: dict) -> None:
     """Send `event` to every socket of user `user_id` (their table consumers)."""
     try:
-        async_to_sync(get_channel_layer().group_send)(user_group(user_id), event)
+        async_to_sync(_channel_layer().group_send)(user_group(user_id), event)
     except Exception:  # a broken channel layer must not stop a log-out
         logger.exception("could not tell user %s's sockets", user_id)
 

@@ -5,12 +5,14 @@ a Celery task and kept in the cache."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from . import describe
 from .bots.coach import review
-from .engine import Attack, Defend, ExchangeTrump, Take, Transfer, action_from_token
+from .engine import Action, Attack, Defend, ExchangeTrump, Take, Transfer, action_from_token
 from .models import Game
 from .present.replay import moves_of, start_of
 
@@ -44,23 +46,25 @@ def pending(game: Game) -> bool:
     return bool(cache.get(_pending_key(game.pk)))
 
 
-def kept(game: Game) -> list[dict] | None:
+def kept(game: Game) -> list[dict[str, Any]] | None:
     """The review's marks, once the coach has made them (else None)."""
     return cache.get(_key(game.pk))
 
 
-def compute(game: Game) -> list[dict]:
+def compute(game: Game) -> list[dict[str, Any]]:
     """Review every deal of the game for its people; keep and return the marks (the
     costliest first, at most MARKS_PER_PLAYER each), each naming its replay step."""
     moves, match = moves_of(game), start_of(game)
     seats = list(game.seats.order_by("number"))
     people = [s.number for s in seats if s.player_id is not None and not s.bot_level]
-    found = []
+    found: list[dict[str, Any]] = []
     i = 0
     while i < len(moves):
         if match.deal.is_over and not match.is_over:
             match.next_deal()
-        start, pairs, steps = match.deal.copy(), [], []
+        start = match.deal.copy()
+        pairs: list[tuple[int, Action]] = []
+        steps: list[int] = []
         while i < len(moves) and not match.deal.is_over:
             seat, tokens = moves[i]
             i += 1
@@ -69,13 +73,14 @@ def compute(game: Game) -> list[dict]:
                 pairs.append((seat, action))
                 steps.append(i)  # replay step N shows the table after the Nth move
                 match.deal.apply(seat, action)
-        for mark in review(start, pairs, seats=people, worlds=REVIEW_WORLDS, seed=game.pk):
-            found.append({"step": steps[mark.number], "seat": mark.seat,
-                          "played": mark.played.token(), "better": mark.better.token(),
-                          "drop": round(mark.drop * 100), "exact": mark.exact,
-                          "kept": round(mark.before * 100), "left": round(mark.after * 100)})
+        for point in review(start, pairs, seats=people, worlds=REVIEW_WORLDS, seed=game.pk):
+            found.append({"step": steps[point.number], "seat": point.seat,
+                          "played": point.played.token(), "better": point.better.token(),
+                          "drop": round(point.drop * 100), "exact": point.exact,
+                          "kept": round(point.before * 100), "left": round(point.after * 100)})
     found.sort(key=lambda m: (-m["drop"], m["step"]))
-    marks, per_seat = [], {}
+    marks: list[dict[str, Any]] = []
+    per_seat: dict[int, int] = {}
     for mark in found:
         if per_seat.get(mark["seat"], 0) < MARKS_PER_PLAYER:
             per_seat[mark["seat"]] = per_seat.get(mark["seat"], 0) + 1

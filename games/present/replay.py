@@ -36,7 +36,7 @@ def _is_engine_move(move: Move) -> bool:
 def moves_of(game: Game) -> list[tuple[int, list[str]]]:
     """(seat, tokens) of every move of cards, in the order played."""
     rows = Move.objects.filter(game=game, kind__in=PLAYED).order_by("seq")
-    return [(m.seat, list(m.actions)) for m in rows if _is_engine_move(m)]
+    return [(m.seat, list(m.actions)) for m in rows if m.seat is not None and _is_engine_move(m)]
 
 
 def start_of(game: Game) -> Match:

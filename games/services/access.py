@@ -4,21 +4,33 @@ readers, the logged-in player a change needs. Reads only; nothing here locks or 
 from __future__ import annotations
 
 import hmac
+from typing import TYPE_CHECKING
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from ..models import Game, Seat
 from .errors import Forbidden, NotFound
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
 
-def need_user(user) -> None:
+    from accounts.models import Player
+
+# Whoever asks: a request's or a socket's user, logged in or not (None: nobody).
+type Someone = Player | AnonymousUser | None
+
+
+def need_user(user: Someone) -> Player:
+    """The logged-in player; Forbidden for nobody or a visitor."""
     if user is None or not user.is_authenticated:
         raise Forbidden(_("Log in to play."))
+    return user
 
 
-def find_game(game_id, games=None) -> Game:
+def find_game(game_id: int | str, games: QuerySet[Game] | None = None) -> Game:
     """The game of this id (from `games`, say a locking queryset); NotFound for a bad id."""
-    games = Game.objects if games is None else games
+    games = Game.objects.all() if games is None else games
     try:
         return games.get(pk=int(game_id))
     except (TypeError, ValueError, Game.DoesNotExist):
@@ -30,14 +42,14 @@ def seats_of(game: Game) -> list[Seat]:
     return list(game.seats.select_related("player").order_by("number"))
 
 
-def seat_of(game: Game, user) -> Seat | None:
+def seat_of(game: Game, user: Someone) -> Seat | None:
     """The user's seat at this game, or None."""
     if user is None or not user.is_authenticated:
         return None
     return game.seats.select_related("player").filter(player=user).first()
 
 
-def can_view(game: Game, user, invite_token=None) -> bool:
+def can_view(game: Game, user: Someone, invite_token: object = None) -> bool:
     """Private games are seen only by their players, the player challenged to one, holders
     of the invite link, and staff."""
     if not game.private:
@@ -50,7 +62,7 @@ def can_view(game: Game, user, invite_token=None) -> bool:
     return bool(invite_token) and hmac.compare_digest(str(invite_token), game.invite_token)
 
 
-def own_seat(game: Game, user, seat: Seat | None = None) -> Seat:
+def own_seat(game: Game, user: Someone, seat: Seat | None = None) -> Seat:
     """The user's seat at this game (`seat`, when the caller has found it already);
     NotFound if they may not even see the game, else Forbidden."""
     seat = seat if seat is not None else seat_of(game, user)

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from ..bots import choose_action
+from ..engine import View
 from ..models import Game
 from .clocks import timeout_action
 from .errors import GameError, StaleVersion
@@ -26,7 +27,7 @@ def _bot_budget() -> float | None:
     return settings.BOT_MOVE_BUDGET
 
 
-def bot_action(level: str, view: dict) -> str | None:
+def bot_action(level: str, view: View) -> str | None:
     """The bot's choice as a token (None if the bot failed); bots see only
     deal.view(seat)."""
     try:
@@ -36,7 +37,7 @@ def bot_action(level: str, view: dict) -> str | None:
         return None
 
 
-def run_bots(game_id, *, version=None, max_moves: int | None = None) -> int:
+def run_bots(game_id: int, *, version: int | None = None, max_moves: int | None = None) -> int:
     """Play bot moves while a bot holds the initiative; returns how many were played.
 
     Each move goes through play_seat (its own transaction and lock). Every move but the
@@ -52,8 +53,10 @@ def run_bots(game_id, *, version=None, max_moves: int | None = None) -> int:
             break
         if version is not None and moves == 0 and game.version != version:
             break
-        match = game.match()
+        match = game.match_in_play()
         number = match.deal.to_act
+        if number is None:
+            break
         seat = game.seats.filter(number=number).first()
         if seat is None or not seat.is_bot:
             break

@@ -3,28 +3,34 @@ free seat; the game starts) or declines (the table is cancelled), and hears of i
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import partial
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import notify
-from ..models import Game, Move
-from .access import need_user
+from ..models import Game, Move, RulePreset
+from .access import Someone, need_user
 from .change import Change, locked
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .lobby import create_game, join_game
 from .mail import mail_player
 from .words import for_player
 
+if TYPE_CHECKING:
+    from accounts.models import Player
+
 CHALLENGE_PLAYERS = 2
 
 
-def find_player(name: str):
+def find_player(name: str) -> Player:
     """The active player called `name` (their username, in any case if only one matches),
     or NotFound."""
     Player = get_user_model()
@@ -39,14 +45,16 @@ def find_player(name: str):
     return player
 
 
-def challenge(user, opponent, preset, *, time_control=None, move_time=None, bank_time=None,
-              increment=None, rated=True) -> Game:
+def challenge(user: Someone, opponent: Player | None, preset: RulePreset | None, *,
+              time_control: str | None = None, move_time: timedelta | None = None,
+              bank_time: timedelta | None = None, increment: timedelta | None = None,
+              rated: bool = True) -> Game:
     """A private table for `user` and `opponent` (no bots), rated unless `rated=False`;
     `opponent` hears of it by email after the commit."""
-    need_user(user)
+    me = need_user(user)
     if opponent is None or not getattr(opponent, "is_active", False):
         raise NotFound(_("There is no such player."))
-    if opponent.pk == user.pk:
+    if opponent.pk == me.pk:
         raise BadRequest(_("You can't challenge yourself."))
     if preset is not None and CHALLENGE_PLAYERS not in getattr(preset, "player_counts", ()):
         raise BadRequest(_("A challenge is a game for two: %(preset)s is played by %(min)s "
@@ -68,21 +76,21 @@ def _challenge_for(change: Change) -> Game:
     game, user = change.game, change.user
     if game.challenged_id is None:
         raise NotFound(_("There is no such challenge."))
-    if game.challenged_id != user.pk:
+    if user is None or game.challenged_id != user.pk:
         raise Forbidden(_("Only the challenged player may answer this challenge."))
     if not game.is_open:
         raise Conflict(_("This challenge has already been answered or withdrawn."))
     return game
 
 
-def accept_challenge(game_id, user) -> Game:
+def accept_challenge(game_id: int | str, user: Someone) -> Game:
     """Take the free seat: the table is full and the game starts."""
     with locked(game_id, user) as change:
         game = _challenge_for(change)
         return join_game(game.pk, user, invite_token=game.invite_token)
 
 
-def decline_challenge(game_id, user) -> Game:
+def decline_challenge(game_id: int | str, user: Someone) -> Game:
     """Say no: the table is cancelled."""
     with locked(game_id, user) as change:
         game = _challenge_for(change)
@@ -93,20 +101,20 @@ def decline_challenge(game_id, user) -> Game:
         return change.save(Move.Kind.SYSTEM, ["decline"])
 
 
-def open_challenges(user):
+def open_challenges(user: Player) -> QuerySet[Game]:
     """The challenges waiting for `user`'s answer, oldest first."""
     return (Game.objects.filter(challenged=user, status=Game.Status.OPEN)
             .exclude(seats__player=user).select_related("preset", "created_by")
             .order_by("created_at"))
 
 
-def send_challenge_mail(game_id) -> bool:
+def send_challenge_mail(game_id: int) -> bool:
     """Email the challenged player (unless they want no emails): who challenged them, to
     what, and the link to answer. True when a mail went."""
     game = Game.objects.select_related("preset", "created_by", "challenged").filter(
         pk=game_id, status=Game.Status.OPEN).first()
     player = game.challenged if game is not None else None
-    if player is None or not player.is_active or not player.email:
+    if game is None or player is None or not player.is_active or not player.email:
         return False
     if player.move_emails == type(player).MoveEmails.NEVER:
         return False

@@ -17,17 +17,21 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from .. import notify
 from ..models import Game, Move, Seat
-from .access import can_view, find_game, need_user, own_seat, seats_of
+from .access import Someone, can_view, find_game, need_user, own_seat, seats_of
+
+if TYPE_CHECKING:
+    from accounts.models import Player
 from .errors import BadRequest, Conflict, Forbidden, NotFound, StaleVersion
 from .turn import bot_holds_initiative
 
@@ -54,11 +58,19 @@ class Change:
     game: Game
     seats: list[Seat]
     mine: Seat | None = None
-    user: object = None  # the person making the change; None: the site
+    user: Player | None = None  # the person making the change; None: the site
     locked_at: float | None = None  # time.monotonic() at the lock, for the log line
     saved: bool = False
 
-    def save(self, kind: str, actions=(), *, seat: int | None = None, player=SITE,
+    @property
+    def my_seat(self) -> Seat:
+        """`mine`, for a change that requires it (`seated=True`)."""
+        if self.mine is None:
+            raise ValueError("this change has no seat of its user's: lock it seated=True")
+        return self.mine
+
+    def save(self, kind: str, actions: Iterable[str] = (), *, seat: int | None = None,
+             player: Player | _Site | None = SITE,
              bot_plays_on: bool = False, fields: tuple[str, ...] | None = None) -> Game:
         """Save the game with the next version and log the change (`actions`, tokens, as
         made by `player`, by default the change's user, at `seat`); after the commit,
@@ -69,7 +81,7 @@ class Change:
         saves writing the rest.
         """
         game, seats = self.game, self.seats
-        player = self.user if player is SITE else player
+        player = self.user if isinstance(player, _Site) else player
         game.version += 1
         game.save(update_fields=[*fields, "version"] if fields else None)
         Move.objects.create(game=game, seq=game.version, seat=seat, player=player,
@@ -88,7 +100,7 @@ class Change:
         return game
 
 
-def _log_move(game: Game, kind: str, seat, locked_at) -> None:
+def _log_move(game: Game, kind: str, seat: int | None, locked_at: float | None) -> None:
     """One line per change; with LOG_FORMAT=json each field is a key of the line."""
     took = round((time.monotonic() - locked_at) * 1000, 1) if locked_at is not None else None
     move_log.info("game %s v%s %s seat %s %s ms", game.pk, game.version, kind, seat, took,
@@ -96,9 +108,9 @@ def _log_move(game: Game, kind: str, seat, locked_at) -> None:
                          "status": game.status, "duration_ms": took})
 
 
-def parse_version(version) -> int:
+def parse_version(version: object) -> int:
     """The version of the game the client saw, a whole number."""
-    if isinstance(version, bool):
+    if isinstance(version, bool) or not isinstance(version, int | str | float):
         raise BadRequest(_("The version must be a whole number."))
     try:
         return int(version)
@@ -106,20 +118,20 @@ def parse_version(version) -> int:
         raise BadRequest(_("The version must be a whole number.")) from None
 
 
-def lock_game(game_id) -> Game:
+def lock_game(game_id: int | str) -> Game:
     """The game row, locked until the transaction ends; NotFound for a bad id."""
     # Lock the game row only (no joins: FOR UPDATE would lock the preset row too).
     return find_game(game_id, Game.objects.select_for_update())
 
 
-def new_change(game: Game, user=None) -> Change:
+def new_change(game: Game, user: Player | None = None) -> Change:
     """The change that makes a new game (its row just created in this transaction)."""
     return _reading(game, user)
 
 
-def require(change: Change, *, visible=False, invite_token=None, seated=False, seat=None,
-            version: int | None = None, playing=False, is_open=False,
-            in_person=False) -> None:
+def require(change: Change, *, visible: bool = False, invite_token: object = None,
+            seated: bool = False, seat: object = None, version: int | None = None,
+            playing: bool = False, is_open: bool = False, in_person: bool = False) -> None:
     """What a change may need, checked in this order: a game the user may see (`visible`,
     with the invite link's `invite_token`); their seat at it (`seated`), the seat the
     client believes it plays (`seat`); the `version` the client saw; a game in play
@@ -143,35 +155,33 @@ def require(change: Change, *, visible=False, invite_token=None, seated=False, s
 
 
 @contextmanager
-def locked(game_id, user=SITE, *, version=ANY_VERSION, **checks) -> Iterator[Change]:
+def locked(game_id: int | str, user: Someone | _Site = SITE, *, version: object = ANY_VERSION,
+           **checks: Any) -> Iterator[Change]:
     """The game row locked for one change, in one transaction: its seats read once, the
     user's seat found, the `version` the client saw (a whole number) and `checks` (see
     `require`) passed. `user`: the person making the change (they must be logged in);
     SITE (the default) when the site makes it."""
-    if user is not SITE:
-        need_user(user)
-    version = None if version is ANY_VERSION else parse_version(version)
+    person = None if isinstance(user, _Site) else need_user(user)
+    seen = None if version is ANY_VERSION else parse_version(version)
     with transaction.atomic():
         game = lock_game(game_id)
-        change = _reading(game, user, time.monotonic())
-        require(change, version=version, **checks)
+        change = _reading(game, person, time.monotonic())
+        require(change, version=seen, **checks)
         yield change
 
 
-def _reading(game: Game, user, locked_at: float | None = None) -> Change:
-    """The change of `game` by `user`, its seats read once: the seats, the names, the
-    clock, who to tell."""
-    person = None if user is SITE else user
+def _reading(game: Game, person: Player | None, locked_at: float | None = None) -> Change:
+    """The change of `game` by `person` (None: the site), its seats read once: the seats,
+    the names, the clock, who to tell."""
     seats = seats_of(game)
     mine = next((s for s in seats if person is not None and s.player_id == person.pk), None)
     return Change(game, seats, mine, person, locked_at)
 
 
-def read(game_id, user=SITE, **checks) -> Change:
+def read(game_id: int | str, user: Someone | _Site = SITE, **checks: Any) -> Change:
     """The game as it stands, not locked, checked as `locked` checks it: for services that
     only look (the coach)."""
-    if user is not SITE:
-        need_user(user)
-    change = _reading(find_game(game_id), user)
+    person = None if isinstance(user, _Site) else need_user(user)
+    change = _reading(find_game(game_id), person)
     require(change, **checks)
     return change

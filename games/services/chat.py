@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from .. import limits, notify
 from ..models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, Game
-from .access import can_view, find_game, need_user, seat_of
+from .access import Someone, can_view, find_game, need_user, seat_of
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound
 
 # Quick phrases (for phones): stored as their key, worded in each reader's language.
@@ -31,14 +31,14 @@ class TooFast(GameError):
     status = 429
 
 
-def can_read(game: Game, user, invite_token=None) -> bool:
+def can_read(game: Game, user: Someone, invite_token: object = None) -> bool:
     """The seated players, and anyone who may watch a public game."""
     if seat_of(game, user) is not None:
         return True
     return not game.private and can_view(game, user, invite_token)
 
 
-def clean_text(text) -> str:
+def clean_text(text: object) -> str:
     """The message as it will be kept: no control characters, no surrounding space."""
     if not isinstance(text, str):
         raise BadRequest(_("That is not a message."))
@@ -52,9 +52,10 @@ def clean_text(text) -> str:
     return text
 
 
-def post(game_id, user, *, text=None, phrase=None) -> ChatMessage:
+def post(game_id: int | str, user: Someone, *, text: object = None,
+         phrase: str | None = None) -> ChatMessage:
     """A seated player writes `text` (or sends the quick phrase `phrase`)."""
-    need_user(user)
+    author = need_user(user)
     game = find_game(game_id)
     if seat_of(game, user) is None:
         if not can_view(game, user):
@@ -70,20 +71,20 @@ def post(game_id, user, *, text=None, phrase=None) -> ChatMessage:
         text, phrase = clean_text(text), ""
     with transaction.atomic():
         # settings.LIMITS["chat"]: a few messages per player and table in a few seconds.
-        if limits.rows_full("chat", ChatMessage.objects.filter(game=game, author=user)):
+        if limits.rows_full("chat", ChatMessage.objects.filter(game=game, author=author)):
             raise TooFast(_("You are writing too fast: wait a few seconds."))
-        message = ChatMessage.objects.create(game=game, author=user, text=text, phrase=phrase)
+        message = ChatMessage.objects.create(game=game, author=author, text=text, phrase=phrase)
         transaction.on_commit(partial(notify.chat_posted, game.pk, message.pk), robust=True)
     return message
 
 
-def muted_ids(user) -> set[int]:
+def muted_ids(user: Someone) -> set[int]:
     if user is None or not user.is_authenticated:
         return set()
     return set(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
 
 
-def messages_for(game: Game, user) -> list[ChatMessage]:
+def messages_for(game: Game, user: Someone) -> list[ChatMessage]:
     """The chat as `user` reads it (the last HISTORY messages, muted players left out);
     empty for someone who may not read it."""
     if not can_read(game, user):
@@ -93,31 +94,33 @@ def messages_for(game: Game, user) -> list[ChatMessage]:
     return list(reversed(rows))
 
 
-def readable_by(message: ChatMessage, user, invite_token=None) -> bool:
+def readable_by(message: ChatMessage, user: Someone, invite_token: object = None) -> bool:
     """May `user` read this message as it arrives (not muted, and allowed to read)?"""
     if message.author_id in muted_ids(user):
         return False
     return can_read(message.game, user, invite_token)
 
 
-def set_mute(user, game_id, player_id, muted: bool) -> None:
+def set_mute(user: Someone, game_id: int | str, player_id: int | str | None,
+             muted: bool) -> None:
     """Mute (or unmute) a player seated at a game whose chat the user reads."""
-    need_user(user)
+    me = need_user(user)
     game = find_game(game_id)
-    if not can_read(game, user):
+    if not can_read(game, me):
         raise NotFound(_("There is no such game."))
     try:
-        seat = game.seats.filter(player_id=int(player_id)).first()
+        seat = (game.seats.filter(player_id=int(player_id)).first()
+                if player_id is not None else None)
     except (TypeError, ValueError):
         seat = None
     if seat is None:
         raise BadRequest(_("There is no such player at this table."))
-    if seat.player_id == user.pk:
+    if seat.player_id == me.pk:
         raise BadRequest(_("You can't mute yourself."))
     if muted:
-        ChatMute.objects.get_or_create(user=user, muted_id=seat.player_id)
+        ChatMute.objects.get_or_create(user=me, muted_id=seat.player_id)
     else:
-        ChatMute.objects.filter(user=user, muted_id=seat.player_id).delete()
+        ChatMute.objects.filter(user=me, muted_id=seat.player_id).delete()
 
 
 def phrase_text(message: ChatMessage) -> str:

@@ -4,13 +4,16 @@ only (games.bots.coach), kept in the cache for that version of the game."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from .. import limits, notify
 from ..bots.coach import hint
 from ..describe import label
-from ..models import Game
+from ..models import Game, Seat
+from .access import Someone, need_user
 from .change import read, require
 from .errors import Conflict, Forbidden, GameError
 
@@ -39,18 +42,18 @@ def too_many_reviews() -> GameError:
                        "and ask again."), 429)
 
 
-def _check(game_id, user):
+def _check(game_id: int | str, user: Someone) -> tuple[Game, Seat]:
     looked = read(game_id, user, seated=True)
-    game, seat = looked.game, looked.mine
+    game, seat = looked.game, looked.my_seat
     if game.rated:
         raise Forbidden(_("Hints are for casual games, not rated ones."))
     require(looked, playing=True, in_person=True)
-    if not game.match().deal.legal_actions(seat.number):
+    if not game.match_in_play().deal.legal_actions(seat.number):
         raise Conflict(_("Nothing to do right now: wait for your turn."))
     return game, seat
 
 
-def ask_hint(game_id, user) -> tuple[int, int]:
+def ask_hint(game_id: int | str, user: Someone) -> tuple[int, int]:
     """Queue the coach for the user's seat at this version, once (a hint on its way or
     kept is not asked for again), within the player's hint limit; (version, seat)."""
     game, seat = _check(game_id, user)
@@ -59,7 +62,7 @@ def ask_hint(game_id, user) -> tuple[int, int]:
         return version, number
     if not cache.add(_asked_key(game.pk, version, number), True, ASKED_SECONDS):
         return version, number  # on its way
-    if not take_allowance("hint", user.pk):
+    if not take_allowance("hint", need_user(user).pk):
         cache.delete(_asked_key(game.pk, version, number))
         raise GameError(_("You have asked the coach for many hints in the last minute: "
                           "wait a moment and ask again."), 429)
@@ -67,7 +70,7 @@ def ask_hint(game_id, user) -> tuple[int, int]:
     return version, number
 
 
-def hint_for(game_id, user, version) -> dict | None:
+def hint_for(game_id: int | str, user: Someone, version: int) -> dict[str, Any] | None:
     """The hint for the user's seat at `version`, in the user's words, once the coach has
     it (else None)."""
     game, seat = _check(game_id, user)
@@ -82,7 +85,7 @@ def compute_hint(game_id: int, version: int, seat: int) -> bool:
     game = Game.objects.filter(pk=game_id, version=version).first()
     if game is None or not game.is_playing:
         return False  # moved on: nobody needs this hint any more
-    advice = hint(game.match().deal.view(seat), worlds=HINT_WORLDS, seed=version)
+    advice = hint(game.match_in_play().deal.view(seat), worlds=HINT_WORLDS, seed=version)
     cache.set(_key(game_id, version, seat), {
         "token": advice.action.token(),
         "chance": round(advice.chance * 100),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
 
@@ -10,7 +11,7 @@ class GameError(Exception):
 
     status = 400
 
-    def __init__(self, message, status: int | None = None):
+    def __init__(self, message: str | Promise, status: int | None = None):
         super().__init__(str(message))
         self.message = str(message)
         if status is not None:
@@ -40,7 +41,7 @@ class Conflict(GameError):
 
 
 class StaleVersion(Conflict):
-    def __init__(self, message=None, status=None):
+    def __init__(self, message: str | Promise | None = None, status: int | None = None):
         super().__init__(message or _("The game has moved on; here is the current table."), status)
 
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ..engine import Match
+from ..engine import Match, Rules
 from ..models import (
     BOT_LEVELS,
     MAX_BANK_TIME,
@@ -23,7 +25,7 @@ from ..models import (
     TimeControl,
 )
 from . import reliability
-from .access import need_user
+from .access import Someone, need_user
 from .change import locked, new_change
 from .errors import BadRequest, Conflict, Forbidden
 from .turn import set_turn
@@ -39,13 +41,13 @@ def too_many_bots(players: int) -> str:
     return ngettext("Leave a seat for yourself: at most %(n)s computer player.",
                     "Leave a seat for yourself: at most %(n)s computer players.", n) % {"n": n}
 
-def new_match(rules, *, deals=None, loss_limit=None) -> Match:
+def new_match(rules: Rules, *, deals: int | None = None, loss_limit: int | None = None) -> Match:
     """A fresh match, shuffled from a secret random seed kept in its saved state, so that
     a replay can deal the same cards again (tests may replace this)."""
     return Match(rules, deals=deals, loss_limit=loss_limit, seed=secrets.token_hex(16))
 
 
-def start_match(game: Game, seats: list[Seat], now=None) -> None:
+def start_match(game: Game, seats: list[Seat], now: datetime | None = None) -> None:
     """Fill empty seats with bots and deal the first deal."""
     for seat in seats:
         if seat.is_empty:
@@ -62,17 +64,20 @@ def start_match(game: Game, seats: list[Seat], now=None) -> None:
     set_turn(game, match, now, seats)
 
 
-def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level="medium",
-                deals=None, loss_limit=None, time_control=None, move_time=None,
-                bank_time=None, increment=None, private=False, rated=True,
-                min_reliability=None) -> Game:
+def create_game(creator: Someone, preset: RulePreset | None, *, players: int,
+                bots: int | Iterable[str] = (), bot_level: str = "medium",
+                deals: int | None = None, loss_limit: int | None = None,
+                time_control: str | None = None, move_time: timedelta | None = None,
+                bank_time: timedelta | None = None, increment: timedelta | None = None,
+                private: bool = False, rated: bool = True,
+                min_reliability: int | None = None) -> Game:
     """A new table with the creator in seat 0 and bots in the last seats.
 
     `bots` is a list of levels for seats to fill, or a count of `bot_level` bots. A table
     with no empty seat starts at once. The time control and its times default to the
     preset's. A casual game (`rated=False`) moves no rating.
     """
-    need_user(creator)
+    maker = need_user(creator)
     if not isinstance(preset, RulePreset) or not preset.active:
         raise BadRequest(_("That rule preset is not offered."))
     if isinstance(players, bool) or not isinstance(players, int) or players not in preset.player_counts:
@@ -82,12 +87,10 @@ def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level
         rules = preset.rules(players)
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
-    if isinstance(bots, int) and not isinstance(bots, bool):
-        bots = [bot_level] * bots
-    bots = list(bots)
-    if bot_level not in LEVELS or any(level not in LEVELS for level in bots):
+    levels = [bot_level] * bots if isinstance(bots, int) else list(bots)
+    if bot_level not in LEVELS or any(level not in LEVELS for level in levels):
         raise BadRequest(_("Bot levels are %(levels)s.") % {"levels": ", ".join(LEVELS)})
-    if len(bots) > players - 1:
+    if len(levels) > players - 1:
         raise BadRequest(too_many_bots(players))
     for value in (deals, loss_limit):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
@@ -105,24 +108,25 @@ def create_game(creator, preset: RulePreset, *, players: int, bots=(), bot_level
         game = Game.objects.create(
             preset=preset, rules=rules.to_dict(), players=players, deals=deals,
             loss_limit=loss_limit, **clock, fill_bot_level=bot_level,
-            private=bool(private), rated=bool(rated), created_by=creator,
+            private=bool(private), rated=bool(rated), created_by=maker,
             min_reliability=min_reliability,
         )
-        first_bot = players - len(bots)
+        first_bot = players - len(levels)
         seats = [
             Seat(game=game, number=n, team=rules.team_of(n),
-                 player=creator if n == 0 else None,
-                 bot_level=bots[n - first_bot] if n >= first_bot else "")
+                 player=maker if n == 0 else None,
+                 bot_level=levels[n - first_bot] if n >= first_bot else "")
             for n in range(players)
         ]
         Seat.objects.bulk_create(seats)
-        change = new_change(game, creator)
+        change = new_change(game, maker)
         if not any(seat.is_empty for seat in change.seats):
             start_match(game, change.seats)
         return change.save(Move.Kind.SYSTEM, ["create"], seat=0)
 
 
-def _time_control(preset: RulePreset, control, move_time, bank_time, increment) -> dict:
+def _time_control(preset: RulePreset, control: str | None, move_time: timedelta | None,
+                  bank_time: timedelta | None, increment: timedelta | None) -> dict[str, Any]:
     """The game's clock fields: the maker's choices, else the preset's defaults."""
     control = preset.time_control if control is None else control
     move_time = preset.move_time if move_time is None else move_time
@@ -142,11 +146,12 @@ def _time_control(preset: RulePreset, control, move_time, bank_time, increment) 
             "increment": increment}
 
 
-def _duration_within(value, low: timedelta, high: timedelta) -> bool:
+def _duration_within(value: object, low: timedelta, high: timedelta) -> bool:
     return isinstance(value, timedelta) and low <= value <= high
 
 
-def join_game(game_id, user, *, invite_token=None, seat=None) -> Game:
+def join_game(game_id: int | str, user: Someone, *, invite_token: object = None,
+              seat: object = None) -> Game:
     """Take a seat: the first empty one, or the one chosen (`seat`). A computer player in
     the chosen seat moves to an empty one, so that friends can play on one team. A seated
     player may move the same way. The game starts when the table is full."""
@@ -155,7 +160,7 @@ def join_game(game_id, user, *, invite_token=None, seat=None) -> Game:
         game, seats, mine = change.game, change.seats, change.mine
         if mine is not None and seat is None:
             raise Conflict(_("You already have a seat at this game."))
-        if game.challenged_id is not None and game.challenged_id != user.pk:
+        if game.challenged_id is not None and game.challenged_id != need_user(user).pk:
             raise Forbidden(_("This table was made for a challenged player: only they may "
                               "take its seat."))
         if mine is None and not reliability.meets(user, game.min_reliability):
@@ -171,7 +176,7 @@ def join_game(game_id, user, *, invite_token=None, seat=None) -> Game:
             target.bot_level, target.bot_number = "", None
         if mine is not None:
             mine.player = None
-        target.player = user
+        target.player = change.user
         fields = ["player", "bot_level", "bot_number"]
         for changed in dict.fromkeys(s for s in (mine, bot_to, target) if s is not None):
             changed.save(update_fields=fields)  # the seat left is saved first (one seat each)
@@ -188,10 +193,11 @@ def _free_seat(seats: list[Seat]) -> Seat:
     return free
 
 
-def _chosen_seat(seats: list[Seat], number, mine: Seat | None) -> Seat:
+def _chosen_seat(seats: list[Seat], number: object, mine: Seat | None) -> Seat:
     """The seat a player asked for: one that no person holds."""
     try:
-        target = seats[int(number)] if int(number) >= 0 else None
+        n = int(number) if isinstance(number, int | str | float) else -1  # as the client sent it
+        target = seats[n] if n >= 0 else None
     except (TypeError, ValueError, IndexError):
         target = None
     if target is None:
@@ -203,10 +209,10 @@ def _chosen_seat(seats: list[Seat], number, mine: Seat | None) -> Seat:
     return target
 
 
-def leave_game(game_id, user) -> Game:
+def leave_game(game_id: int | str, user: Someone) -> Game:
     """Give up a seat before the game starts. The last human to leave closes the table."""
     with locked(game_id, user, seated=True) as change:
-        game, mine = change.game, change.mine
+        game, mine = change.game, change.my_seat
         if not game.is_open:
             raise Conflict(_("You can't leave a game once it has started."))
         mine.player = None
@@ -215,29 +221,29 @@ def leave_game(game_id, user) -> Game:
         if not humans:
             game.status = Game.Status.ABORTED
             game.finished_at = timezone.now()
-        elif game.created_by_id == user.pk:
+        elif change.user is not None and game.created_by_id == change.user.pk:
             game.created_by = humans[0].player
         return change.save(Move.Kind.SYSTEM, ["leave"], seat=mine.number)
 
 
-def start_game(game_id, user) -> Game:
+def start_game(game_id: int | str, user: Someone) -> Game:
     """Start now, filling empty seats with bots: the creator (or staff) may."""
     with locked(game_id, user, visible=True, is_open=True) as change:
-        game, seats = change.game, change.seats
-        if not (user.is_staff or game.created_by_id == user.pk):
+        game, seats, player = change.game, change.seats, need_user(change.user)
+        if not (player.is_staff or game.created_by_id == player.pk):
             raise Forbidden(_("Only the player who made the game can start it early."))
         start_match(game, seats)
         mine = change.mine.number if change.mine is not None else None
         return change.save(Move.Kind.SYSTEM, ["start"], seat=mine)
 
 
-def abort_game(game_id, by_user) -> Game:
+def abort_game(game_id: int | str, by_user: Someone) -> Game:
     """Staff may abort any game that is not over; the creator only one still open."""
     with locked(game_id, by_user, visible=True) as change:
-        game = change.game
+        game, player = change.game, need_user(change.user)
         if game.is_over:
             raise Conflict(_("This game is already over."))
-        if not by_user.is_staff and not (game.is_open and game.created_by_id == by_user.pk):
+        if not player.is_staff and not (game.is_open and game.created_by_id == player.pk):
             raise Forbidden(_("Only an administrator can abort a game that has started."))
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
@@ -246,10 +252,10 @@ def abort_game(game_id, by_user) -> Game:
         return change.save(Move.Kind.SYSTEM, ["abort"])
 
 
-def resume_seat(game_id, user) -> Game:
+def resume_seat(game_id: int | str, user: Someone) -> Game:
     """Take a seat back from the bot that stood in after repeated timeouts."""
     with locked(game_id, user, seated=True, playing=True) as change:
-        seat = change.mine
+        seat = change.my_seat
         if seat.resigned_deal is not None:
             raise Conflict(_("You resigned from this game."))
         if not seat.bot_level:

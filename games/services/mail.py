@@ -3,13 +3,19 @@ unsubscribe link in the text and in the List-Unsubscribe headers (RFC 2369, RFC 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.core.mail import EmailMessage
 from django.utils.translation import gettext as _
 
 from accounts import unsubscribe
 
+if TYPE_CHECKING:
+    from accounts.models import Player
 
-def mail_player(player, kind: str, subject: str, body: str) -> None:
+
+
+def mail_player(player: Player, kind: str, subject: str, body: str) -> None:
     """Send one email; `kind` ("moves", "reminders") is what its link unsubscribes from.
     Call inside `for_player(player)`."""
     link = unsubscribe.link(player, kind)

@@ -16,7 +16,7 @@ from ..engine import (
     action_from_token,
 )
 from ..models import Game, Move
-from .access import need_user
+from .access import Someone, need_user
 from .change import SITE, Change, locked
 from .errors import BadRequest, IllegalMove, NotYourTurn, TimeRanOut
 from .refusals import (
@@ -33,7 +33,7 @@ from .turn import charge_clock, restart_clock, set_turn
 MAX_ACTIONS = 24  # more than a bout can hold is certainly a malformed request
 
 
-def read_move(tokens, *, allow_empty=False) -> list:
+def read_move(tokens: object, *, allow_empty: bool = False) -> list[Action]:
     """The engine actions of a move, from a list of tokens (engine actions pass as they are).
     BadRequest, naming the bad token, for anything else. `allow_empty`: the caller words
     an empty move for the player (play_move)."""
@@ -43,7 +43,7 @@ def read_move(tokens, *, allow_empty=False) -> list:
         raise BadRequest(_("Choose a card first, or take or pass."))
     if len(tokens) > MAX_ACTIONS:
         raise BadRequest(_("That is more than one move can hold."))
-    actions = []
+    actions: list[Action] = []
     for token in tokens:
         if isinstance(token, Action):
             actions.append(token)
@@ -57,7 +57,8 @@ def read_move(tokens, *, allow_empty=False) -> list:
     return actions
 
 
-def play_move(game_id, user, tokens, version, *, seat=None) -> Change:
+def play_move(game_id: int | str, user: Someone, tokens: object, version: object, *,
+              seat: object = None) -> Change:
     """The user's move: one or more actions (tokens) applied all-or-nothing; the change
     as committed (the game and its seats, for the answer: games.present.snapshots.keep).
 
@@ -68,13 +69,13 @@ def play_move(game_id, user, tokens, version, *, seat=None) -> Change:
     actions = read_move(tokens, allow_empty=True)
     with locked(game_id, user, seated=True, seat=seat, version=version, playing=True,
                 in_person=True) as change:
-        game, mine, seats = change.game, change.mine, change.seats
+        game, mine, seats = change.game, change.my_seat, change.seats
         if (game.turn_seat == mine.number and game.deadline is not None
                 and game.paused_at is None and game.deadline <= timezone.now()):
             # Too late: the clock the player saw has run out (clocks.play plays the timeout).
             raise TimeRanOut(_("Your time for this move ran out, so the site moved for you."))
         if not actions:  # what to choose, said for where the player stands
-            raise BadRequest(nothing_chosen(game.match().deal, mine.number,
+            raise BadRequest(nothing_chosen(game.match_in_play().deal, mine.number,
                                             lambda n: seats[n].name if n is not None else ""))
         apply_move(change, mine.number, actions, kind=Move.Kind.MOVE)
         if mine.timeouts:
@@ -83,7 +84,8 @@ def play_move(game_id, user, tokens, version, *, seat=None) -> Change:
         return change
 
 
-def play_seat(game_id, seat: int, tokens, version, *, by_bot=False, bot_plays_on=False) -> Game:
+def play_seat(game_id: int | str, seat: object, tokens: object, version: object, *,
+              by_bot: bool = False, bot_plays_on: bool = False) -> Game:
     """A move for a seat, made by the site itself (bots, timeouts). `bot_plays_on`: the
     caller plays the next bot move itself (see change.Change.save)."""
     actions = read_move(tokens)
@@ -99,25 +101,25 @@ MOVE_FIELDS = ("state", "status", "finished_at", "turn_seat", "turn_started", "d
                "reminders_sent", "paused_at", "next_reminder", "move_email_at", "timeout_marks")
 
 
-def apply_move(change: Change, seat: int, actions: list, *, kind: str,
-               bot_plays_on=False) -> Game:
+def apply_move(change: Change, seat: int, actions: list[Action], *, kind: str,
+               bot_plays_on: bool = False) -> Game:
     """Apply actions on a copy of the deal; save only if every one of them is legal."""
     repeated = repeated_card(actions)
     if repeated:
         raise IllegalMove(repeated)
     game, seats = change.game, change.seats
-    match = game.match()
+    match = game.match_in_play()
     deal = match.deal.copy()
     leading = not deal.table
     bout = deal.bout
 
-    def name(number) -> str:
+    def name(number: int | None) -> str:
         if number is not None and 0 <= number < len(seats):
             return seats[number].name
         return _("another player")
 
     last = len(actions) - 1
-    applied = []
+    applied: list[Action] = []
     for i, action in enumerate(actions):
         played = [a for a in applied if not isinstance(a, ExchangeTrump)]
         if isinstance(action, ExchangeTrump):  # R27: the one action allowed out of turn

@@ -3,20 +3,26 @@ a new 2-player table (no bots, public) for the next player who asks for the same
 
 from __future__ import annotations
 
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from ..models import Game, Move, RulePreset, TimeControl
-from .access import need_user
+from .access import Someone, need_user
 from .errors import BadRequest, Conflict
 from .lobby import _time_control, create_game, join_game
+
+if TYPE_CHECKING:
+    from accounts.models import Player
 
 QUICK_PLAYERS = 2
 QUICK_DEALS = 1
 
 
-def _same_kind(preset: RulePreset, clock: dict, status: str):
+def _same_kind(preset: RulePreset, clock: dict[str, Any], status: str) -> QuerySet[Game]:
     """Public tables with this preset and exactly this clock, rated, of one deal (as the
     table a quick match opens). With a time bank, the bank and the increment are the clock
     (not move_time)."""
@@ -28,14 +34,14 @@ def _same_kind(preset: RulePreset, clock: dict, status: str):
     return tables.filter(move_time=clock["move_time"])
 
 
-def _fitting(preset: RulePreset, clock: dict):
+def _fitting(preset: RulePreset, clock: dict[str, Any]) -> QuerySet[Game]:
     """Open fitting tables with a free seat, oldest first."""
     free = Count("seats", filter=Q(seats__player__isnull=True, seats__bot_level=""))
     return (_same_kind(preset, clock, Game.Status.OPEN).annotate(free=free)
             .filter(free__gt=0).order_by("created_at", "pk"))
 
 
-def _just_started(user, preset: RulePreset, clock: dict):
+def _just_started(user: Player, preset: RulePreset, clock: dict[str, Any]) -> QuerySet[Game]:
     """The user's fitting tables that have started but where nobody has moved yet: what
     another tab's quick match has just made of their click."""
     moved = Move.objects.filter(game=OuterRef("pk")).exclude(kind=Move.Kind.SYSTEM)
@@ -43,15 +49,16 @@ def _just_started(user, preset: RulePreset, clock: dict):
             .exclude(Exists(moved)).order_by("started_at", "pk"))
 
 
-def quick_match(user, preset, *, time_control=None, move_time=None, bank_time=None,
-                increment=None) -> Game:
+def quick_match(user: Someone, preset: object, *, time_control: str | None = None,
+                move_time: timedelta | None = None, bank_time: timedelta | None = None,
+                increment: timedelta | None = None) -> Game:
     """Seat `user` at the first fitting open table (not one they sit at already), or open
     one. A table of their own that fits and still waits, or has just started with nobody
     having moved, is given back, not a second one (quick match from several tabs).
 
     Two quick matches for the same preset take turns: each locks the preset's row first,
     so the second sees the table the first opened and joins it (no two lonely tables)."""
-    need_user(user)
+    player = need_user(user)
     if not isinstance(preset, RulePreset) or not preset.active:
         raise BadRequest(_("That rule preset is not offered."))
     if QUICK_PLAYERS not in preset.player_counts:
@@ -62,10 +69,10 @@ def quick_match(user, preset, *, time_control=None, move_time=None, bank_time=No
     with transaction.atomic():
         list(RulePreset.objects.select_for_update().filter(pk=preset.pk))  # the turn lock
         tables = list(_fitting(preset, clock))
-        mine = [game for game in tables if game.seats.filter(player=user).exists()]
+        mine = [game for game in tables if game.seats.filter(player=player).exists()]
         if mine:
             return mine[0]
-        started = _just_started(user, preset, clock).first()
+        started = _just_started(player, preset, clock).first()
         if started is not None:
             return started
         for game in tables:

@@ -10,11 +10,15 @@ without a person change nothing. Every rated player gets a RatingChange row (the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db import transaction
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ..models import Game, Rating, RatingChange, Seat
+
+if TYPE_CHECKING:
+    from accounts.models import Player
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3 for a newcomer
 BOT_SIGMA = 1.0
@@ -58,7 +62,7 @@ def pool_of(game: Game) -> str:
     return Rating.Pool.TEAMS if game.get_rules().teams else Rating.Pool.INDIVIDUAL
 
 
-def rating_of(player, pool: str) -> Rating:
+def rating_of(player: Player, pool: str) -> Rating:
     """The player's rating row (unsaved with the newcomer's rating if they have none)."""
     found = Rating.objects.filter(player=player, pool=pool).first()
     return found or Rating(player=player, pool=pool, mu=MODEL.mu, sigma=MODEL.sigma)
@@ -66,7 +70,7 @@ def rating_of(player, pool: str) -> Rating:
 
 def places(game: Game) -> dict[int, int]:
     """Team (or seat) -> place, 1 best, ties sharing a place: by deals lost (R24)."""
-    match = game.match()
+    match = game.match_in_play()
     losses = dict(match.losses)
     if game.forfeited_seat is not None:  # section 10: the forfeiting side comes last
         losses[match.rules.team_of(game.forfeited_seat)] = max(losses.values()) + 1
@@ -87,6 +91,8 @@ def rate_game(game: Game) -> list[RatingChange]:
     seats: list[Seat] = list(game.seats.select_related("player").order_by("number"))
     if not any(seat.player_id for seat in seats):
         return []
+    finished_at = game.finished_at
+    assert finished_at is not None  # a finished game has its time (results.finish_match)
     pool = pool_of(game)
     rules = game.get_rules()
     place = places(game)
@@ -101,27 +107,27 @@ def rate_game(game: Game) -> list[RatingChange]:
         rated = MODEL.rate(teams, ranks=[place[side] for side in sides])
         after = {seat.number: new for side, team in zip(sides, rated)
                  for seat, new in zip(members[side], team)}
-        changes = []
+        changes: list[RatingChange] = []
         for number, row in rows.items():
             side, new = rules.team_of(number), after[number]
             changes.append(RatingChange(
                 game=game, player_id=row.player_id, pool=pool, players=game.players,
                 place=place[side], lost=decided and place[side] == last,
                 mu_before=row.mu, sigma_before=row.sigma, mu_after=new.mu,
-                sigma_after=new.sigma, at=game.finished_at))
+                sigma_after=new.sigma, at=finished_at))
             row.mu, row.sigma, row.games = new.mu, new.sigma, row.games + 1
             row.save(update_fields=["mu", "sigma", "games"])
         RatingChange.objects.bulk_create(changes)
     return changes
 
 
-def _locked_rating(player, pool: str) -> Rating:
+def _locked_rating(player: Player | None, pool: str) -> Rating:
     Rating.objects.get_or_create(player=player, pool=pool,
                                  defaults={"mu": MODEL.mu, "sigma": MODEL.sigma})
     return Rating.objects.select_for_update().get(player=player, pool=pool)
 
 
-def _model_rating(seat: Seat, rows: dict[int, Rating]):
+def _model_rating(seat: Seat, rows: dict[int, Rating]) -> PlackettLuceRating:
     """A person's current rating (a bot standing in for them plays on their rating, so
     their timeouts count against them), or the bot level's fixed one."""
     if seat.number in rows:

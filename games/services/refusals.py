@@ -5,12 +5,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..describe import label
-from ..engine import Attack, Card, Defend, ExchangeTrump, IllegalAction, Pass, Take, Transfer
+from ..engine import (
+    Action,
+    Attack,
+    Card,
+    Deal,
+    Defend,
+    ExchangeTrump,
+    IllegalAction,
+    Pass,
+    Take,
+    Transfer,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +85,7 @@ NTH_CARD = {
 }
 
 
-def nothing_chosen(deal, seat: int, name: Callable[[int | None], str]) -> str:
+def nothing_chosen(deal: Deal, seat: int, name: Callable[[int | None], str]) -> str:
     """What to do instead of sending a move with nothing in it, for this seat now."""
     if deal.is_over:
         return str(REFUSALS["deal_over"])
@@ -87,7 +99,8 @@ def nothing_chosen(deal, seat: int, name: Callable[[int | None], str]) -> str:
     return str(REFUSALS["lead_first"])
 
 
-def _label(code) -> str:
+def _label(code: Any) -> str:
+    """A card param of the engine's refusal as drawn, else as it came."""
     try:
         return label(code)
     except (TypeError, ValueError):
@@ -101,7 +114,7 @@ def refusal_message(exc: IllegalAction, name: Callable[[int], str]) -> str:
         logger.warning("no site message for the engine's refusal %r (%s)",
                        getattr(exc, "code", None), exc)
         return str(NOT_ALLOWED)
-    params = {}
+    params: dict[str, object] = {}
     for key, value in (getattr(exc, "params", None) or {}).items():
         if key in CARD_PARAMS and value is not None:
             params[CARD_PARAMS[key]] = _label(value)
@@ -116,14 +129,14 @@ def refusal_message(exc: IllegalAction, name: Callable[[int], str]) -> str:
         return str(NOT_ALLOWED)
 
 
-def _card_of(action) -> Card | None:
+def _card_of(action: Action) -> Card | None:
     """The card an action puts on the table (for a defence: the card that beats)."""
     if isinstance(action, (Attack, Transfer, Defend)):
         return action.card
     return None
 
 
-def nth_card_refused(actions: list, i: int, reason: str) -> str:
+def nth_card_refused(actions: list[Action], i: int, reason: str) -> str:
     """Action `i` of a move of several was refused: say which card, and that nothing moved."""
     card = _card_of(actions[i])
     if card is None:
@@ -133,7 +146,7 @@ def nth_card_refused(actions: list, i: int, reason: str) -> str:
     return _("%(nth)s: %(reason)s Nothing was played.") % {"nth": nth, "reason": reason}
 
 
-def turn_ended_after(action, next_name: str | None) -> str:
+def turn_ended_after(action: Action, next_name: str | None) -> str:
     """A move of several went on after the turn had passed to another player (R13)."""
     card = _card_of(action)
     if next_name is None:
@@ -156,10 +169,10 @@ def turn_ended_after(action, next_name: str | None) -> str:
     return text + " " + _("The rest of your move can't be played. Nothing was played.")
 
 
-def repeated_card(actions: list) -> str | None:
+def repeated_card(actions: list[Action]) -> str | None:
     """A move that puts one hand card on the table twice (the same card chosen to beat two
     attack cards, or a tampered form), in the player's words; None if every card is new."""
-    seen: dict = {}
+    seen: dict[Card, Action] = {}
     for action in actions:
         card = _card_of(action)
         if card is None:

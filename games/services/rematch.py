@@ -5,22 +5,24 @@ lobby form's answers for a new game with these rules."""
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from .. import notify
 from ..models import Game, Move, Seat
+from .access import Someone
 from .change import locked, new_change
 from .errors import Conflict
 from .lobby import start_match
 
 
-def accept_rematch(game_id, user) -> Game:
+def accept_rematch(game_id: int | str, user: Someone) -> Game:
     """The user accepts a rematch of their finished game; the last acceptance opens it.
     Accepting twice changes nothing."""
     with locked(game_id, user, seated=True) as change:
-        game, mine = change.game, change.mine
+        game, mine = change.game, change.my_seat
         if game.status != Game.Status.FINISHED:
             raise Conflict(_("A rematch can be agreed once the game is over."))
         if game.rematch_id is not None:
@@ -46,7 +48,7 @@ def _open_rematch(game: Game, seats: list[Seat]) -> Game:
         loss_limit=game.loss_limit, time_control=game.time_control, move_time=game.move_time,
         bank_time=game.bank_time, increment=game.increment, rated=game.rated,
         fill_bot_level=game.fill_bot_level, private=game.private, created_by=game.created_by)
-    rotated = []
+    rotated: list[Seat] = []
     for seat in seats:
         number = (seat.number + 1) % game.players
         bot = "" if seat.player_id is not None else seat.bot_level  # a person plays again
@@ -59,7 +61,7 @@ def _open_rematch(game: Game, seats: list[Seat]) -> Game:
     return change.save(Move.Kind.SYSTEM, ["rematch"])
 
 
-def new_game_answers(game: Game) -> dict:
+def new_game_answers(game: Game) -> dict[str, Any]:
     """The lobby form's answers for a new game with this game's rules and settings."""
     seats = list(game.seats.all())
     return {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
@@ -15,19 +15,19 @@ from .words import deadline_words, for_player, game_name, player_zone, time_left
 REMINDER_MIN_MOVE_TIME = timedelta(hours=1)  # faster games are played live: no email
 
 
-def first_reminder(started, deadline):
+def first_reminder(started: datetime, deadline: datetime) -> datetime | None:
     """When the player to act hears first: after a quarter of the turn's time (turns of an
     hour or more; faster games are played live)."""
     turn = deadline - started
     return started + turn / 4 if turn >= REMINDER_MIN_MOVE_TIME else None
 
 
-def second_reminder(started, deadline):
+def second_reminder(started: datetime, deadline: datetime) -> datetime:
     """Again when an eighth of the turn's time is left."""
     return deadline - (deadline - started) / 8
 
 
-def send_reminders(now=None) -> int:
+def send_reminders(now: datetime | None = None) -> int:
     """Email players whose turn has waited (unless they turned reminders off); each
     reminder is claimed with a conditional update, so a second sweep sends nothing."""
     now = now or timezone.now()
@@ -37,6 +37,8 @@ def send_reminders(now=None) -> int:
                               next_reminder__lte=now, deadline__gt=now, reminders_sent__lt=2,
                               paused_at__isnull=True)
     for game in due.select_related("preset"):
+        if game.turn_seat is None or game.deadline is None or game.turn_started is None:
+            continue  # not so in play (the query asks for them)
         seat = game.seats.select_related("player").filter(number=game.turn_seat).first()
         player = seat.player if seat is not None and not seat.bot_level else None
         claimed = Game.objects.filter(pk=game.pk, version=game.version,

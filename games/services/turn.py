@@ -5,7 +5,8 @@ and whether a computer player is to act now."""
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
@@ -16,22 +17,27 @@ from .reminders import first_reminder
 from .results import finish_match
 from .your_move import move_email_at
 
+if TYPE_CHECKING:
+    from accounts.models import Player
+
 STAND_IN_PACE = random.Random()  # tests may seed it
 
 
-def set_turn(game: Game, match: Match, now, seats: list[Seat]) -> None:
+def set_turn(game: Game, match: Match, now: datetime | None, seats: list[Seat]) -> None:
     """The seat to act, when its turn began and its deadline, or the end of the game.
     With a time bank the deadline is the seat's bank. `seats`: the game's, in order."""
     now = now or timezone.now()
     if match.is_over:
         finish_match(game, match, now)
     else:
-        game.turn_seat = match.deal.to_act
+        to_act = match.deal.to_act
+        assert to_act is not None  # a match in play has a seat to act (R13)
+        game.turn_seat = to_act
         game.turn_started = now
-        game.deadline = now + turn_allowance(game, game.turn_seat, seats)
+        game.deadline = now + turn_allowance(game, to_act, seats)
     game.reminders_sent = 0
     game.paused_at = game.next_reminder = game.move_email_at = None
-    if game.deadline is None:
+    if game.deadline is None or game.turn_seat is None:
         return
     seat = seats[game.turn_seat]
     if seat.stands_in:
@@ -43,11 +49,11 @@ def set_turn(game: Game, match: Match, now, seats: list[Seat]) -> None:
     game.move_email_at = move_email_at(now, game.deadline)
 
 
-def on_vacation(player, now) -> bool:
+def on_vacation(player: Player | None, now: datetime) -> bool:
     return player is not None and player.vacation_until is not None and player.vacation_until > now
 
 
-def restart_clock(game: Game, now) -> None:
+def restart_clock(game: Game, now: datetime) -> None:
     """After a stop (vacation): the turn's times move on by the time the clock stood."""
     if game.paused_at is None:
         return
@@ -66,11 +72,12 @@ def turn_allowance(game: Game, number: int, seats: list[Seat]) -> timedelta:
     return bank if bank is not None else game.bank_time or game.move_time
 
 
-def charge_clock(game: Game, seat: Seat, now) -> None:
+def charge_clock(game: Game, seat: Seat, now: datetime) -> None:
     """With a time bank, the seat to act pays for the time it took and earns the increment,
     up to the bank it started with."""
     if not game.has_bank or game.turn_seat != seat.number or game.turn_started is None:
         return
+    assert game.bank_time is not None  # a game with a bank has one (services.lobby)
     left = max(timedelta(0), (seat.bank or timedelta(0)) - (now - game.turn_started))
     seat.bank = min(game.bank_time, left + (game.increment or timedelta(0)))
     seat.save(update_fields=["bank"])

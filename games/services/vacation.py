@@ -5,7 +5,8 @@ when the vacation runs out."""
 from __future__ import annotations
 
 import math
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -15,10 +16,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..models import Game, Move, Seat
-from .access import need_user
+from .access import Someone, need_user
 from .change import locked
 from .errors import BadRequest, Conflict
-from .turn import SLOW_TURN, on_vacation, restart_clock
+from .reminders import REMINDER_MIN_MOVE_TIME as SLOW_TURN
+from .turn import on_vacation, restart_clock
+
+if TYPE_CHECKING:
+    from accounts.models import Player
 
 DAY = timedelta(days=1)
 # A day of vacation counts as used once more than this of it has passed: one called off a
@@ -26,19 +31,19 @@ DAY = timedelta(days=1)
 GRACE = timedelta(hours=1)
 
 
-def days_left(player, now=None) -> int:
+def days_left(player: Player, now: datetime | None = None) -> int:
     """Vacation days the player may still take this year."""
     return player.vacation_days_left(now)
 
 
-def start_vacation(user, days, now=None):
+def start_vacation(user: Someone, days: object, now: datetime | None = None) -> Player:
     """Stop the clocks of the user's slow games for `days` days."""
-    need_user(user)
+    me = need_user(user)
     now = now or timezone.now()
     if isinstance(days, bool) or not isinstance(days, int):
         raise BadRequest(_("Say how many days, as a whole number."))
     with transaction.atomic():
-        player = get_user_model().objects.select_for_update().get(pk=user.pk)
+        player = get_user_model().objects.select_for_update().get(pk=me.pk)
         if on_vacation(player, now):
             raise Conflict(_("You are already on vacation."))
         left = days_left(player, now)
@@ -59,16 +64,17 @@ def start_vacation(user, days, now=None):
                         and not game.paused_at):
                     game.paused_at = now
                     change.save(Move.Kind.SYSTEM, ["vacation"], player=player)
-    user.vacation_until = player.vacation_until
+    me.vacation_until = player.vacation_until
     return player
 
 
-def end_vacation(user, now=None):
+def end_vacation(user: Someone, now: datetime | None = None) -> Player:
     """Back early (or the vacation ran out): the days not used are given back (a day counts
     once more than GRACE of it has passed), and the clocks of the player's games run again."""
+    me = need_user(user)
     now = now or timezone.now()
     with transaction.atomic():
-        player = get_user_model().objects.select_for_update().get(pk=user.pk)
+        player = get_user_model().objects.select_for_update().get(pk=me.pk)
         if player.vacation_until is None:
             raise Conflict(_("You are not on vacation."))
         unused = math.floor((max(timedelta(0), player.vacation_until - now) + GRACE) / DAY)
@@ -84,11 +90,11 @@ def end_vacation(user, now=None):
                 if change.game.paused_at is not None:
                     restart_clock(change.game, now)
                     change.save(Move.Kind.SYSTEM, ["back"], player=player)
-    user.vacation_until = None
+    me.vacation_until = None
     return player
 
 
-def end_vacations(now=None) -> int:
+def end_vacations(now: datetime | None = None) -> int:
     """Beat: restart the clocks of players whose vacation ran out."""
     now = now or timezone.now()
     ended = 0
@@ -101,7 +107,7 @@ def end_vacations(now=None) -> int:
     return ended
 
 
-def _my_turns(player) -> list[int]:
+def _my_turns(player: Player) -> list[int]:
     return list(Seat.objects.filter(
         player=player, bot_level="", game__status=Game.Status.PLAYING,
         game__turn_seat=F("number")).values_list("game_id", flat=True))

@@ -6,7 +6,8 @@ moment."""
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, TypeGuard
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -21,16 +22,19 @@ from .mail import mail_player
 from .reminders import REMINDER_MIN_MOVE_TIME
 from .words import deadline_words, for_player, game_name, player_zone, time_left_words
 
+if TYPE_CHECKING:
+    from accounts.models import Player
+
 MOVE_EMAIL_DELAY = timedelta(minutes=5)  # a player still at the table sees the move first
 SUMMARY_EVERY = timedelta(days=1)
 
 
-def move_email_at(started, deadline):
+def move_email_at(started: datetime, deadline: datetime) -> datetime | None:
     """When the player to act hears of a new turn (turns of an hour or more)."""
     return started + MOVE_EMAIL_DELAY if deadline - started >= REMINDER_MIN_MOVE_TIME else None
 
 
-def send_move_emails(now=None) -> int:
+def send_move_emails(now: datetime | None = None) -> int:
     """Email each player whose turn came a few minutes ago and who has not been on the site
     since; each turn's email is claimed with a conditional update (sent at most once)."""
     now = now or timezone.now()
@@ -40,7 +44,8 @@ def send_move_emails(now=None) -> int:
     for game in due.select_related("preset"):
         claimed = Game.objects.filter(pk=game.pk, version=game.version,
                                       move_email_at=game.move_email_at).update(move_email_at=None)
-        seat = game.seats.select_related("player").filter(number=game.turn_seat).first()
+        seat = (game.seats.select_related("player").filter(number=game.turn_seat).first()
+                if game.turn_seat is not None else None)
         player = seat.player if seat is not None and not seat.bot_level else None
         if not claimed or player is None:
             continue
@@ -48,6 +53,7 @@ def send_move_emails(now=None) -> int:
             push.your_move(game, seat, now)  # the devices where they asked for it
         if not _wants(player, since=game.turn_started, how="now"):
             continue
+        assert game.deadline is not None  # a game in play has one
         url = settings.SITE_URL.rstrip("/") + game.get_absolute_url()
         with for_player(player):
             name = game_name(game)
@@ -61,7 +67,7 @@ def send_move_emails(now=None) -> int:
     return sent
 
 
-def send_summaries(now=None) -> int:
+def send_summaries(now: datetime | None = None) -> int:
     """A daily summary for players who chose one: the slow games waiting for their move
     that they have not seen since; at most one a day each."""
     now = now or timezone.now()
@@ -70,10 +76,10 @@ def send_summaries(now=None) -> int:
         game__paused_at__isnull=True,
         player__move_emails="daily", player__is_active=True,
     ).exclude(player__email="").select_related("game__preset", "player")
-    games = defaultdict(list)
+    games: defaultdict[Player, list[Game]] = defaultdict(list)
     for seat in waiting:
         game, player = seat.game, seat.player
-        if game.turn_time is None or game.turn_time < REMINDER_MIN_MOVE_TIME:
+        if player is None or game.turn_time is None or game.turn_time < REMINDER_MIN_MOVE_TIME:
             continue
         if not _summary_due(player, now):
             continue
@@ -101,7 +107,7 @@ def send_summaries(now=None) -> int:
     return sent
 
 
-def _summary_due(player, now) -> bool:
+def _summary_due(player: Player, now: datetime) -> bool:
     """A day since the last summary; with an hour chosen, from that hour of the player's
     day on, once that day (in their time zone)."""
     if player.summary_hour is None:
@@ -113,7 +119,7 @@ def _summary_due(player, now) -> bool:
     return player.last_summary is None or player.last_summary.astimezone(zone).date() < local.date()
 
 
-def _wants(player, *, since, how: str) -> bool:
+def _wants(player: Player | None, *, since: datetime | None, how: str) -> TypeGuard[Player]:
     """The player asked for these emails, has an address, and has not been on the site
     since the turn began."""
     if player is None or not player.email or player.move_emails != how:

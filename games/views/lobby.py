@@ -4,6 +4,7 @@ views; every change goes to services, and a table made or found is shown by game
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -208,13 +209,15 @@ def _my_games(request, *, message=None, status=200):
         .prefetch_related("seats__player")
         .order_by("-created_at")[:200]
     )
-    yours, others, finished = [], [], []
+    yours: list[dict[str, Any]] = []
+    others: list[dict[str, Any]] = []
+    finished: list[dict[str, Any]] = []
     for game in games:
         seats = sorted(game.seats.all(), key=lambda s: s.number)
         mine = next(s for s in seats if s.player_id == request.user.pk)
         waiting = game.is_playing and game.turn_seat == mine.number and not mine.is_bot
         to_act = next((s.name for s in seats if s.number == game.turn_seat), "")
-        row = {"game": game, "seat": mine, "waiting": waiting, "to_act": to_act,
+        row: dict[str, Any] = {"game": game, "seat": mine, "waiting": waiting, "to_act": to_act,
                "opponents": [s for s in seats if s.pk != mine.pk]}
         if game.status == Game.Status.FINISHED:
             row["verdict"] = outcome.match_verdict(game, seats)

@@ -26,7 +26,7 @@ class Command(BaseCommand):
         players = get_user_model()
         admin = players.objects.filter(username=username).first()
         created = admin is None
-        if created:
+        if admin is None:
             admin = players.objects.create_superuser(username, f"{username}@localhost", password)
             self.stdout.write(f"Created the admin account '{username}'.")
         elif settings.ADMIN_PASSWORD:
