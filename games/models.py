@@ -528,6 +528,7 @@ class ChatMessage(models.Model):
     text = models.CharField(_("text"), max_length=CHAT_MAX_LENGTH, blank=True)
     phrase = models.CharField(_("quick phrase"), max_length=16, blank=True)
     at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
+    shown: str  # not a column: what it says to its reader, set before a render (present)
 
     class Meta:
         ordering = ("game", "at", "pk")

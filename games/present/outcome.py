@@ -7,21 +7,24 @@ result from the engine's `Match.outcome()`; nothing here reads a hand.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from .. import describe
-from ..engine import Outcome, Termination
-from ..models import DealRecord, Game, Seat
+from ..engine import Match, Outcome, Rules, Termination
+from ..models import CHAT_MAX_LENGTH, DealRecord, Game, Seat
 from ..services import chat
+from ..services.access import Someone
 from .table import side_name
 
 
-def _name(seats: list[Seat], number) -> str:
+def _name(seats: list[Seat], number: int | None) -> str:
     return seats[number].name if number is not None and 0 <= number < len(seats) else "?"
 
 
-def deal_verdict(record: DealRecord, rules, seats: list[Seat]) -> str:
+def deal_verdict(record: DealRecord, rules: Rules, seats: list[Seat]) -> str:
     """'Deal 2: Anna is the durak.', the losing team, or the draw; and who resigned."""
     if record.resigned is not None:
         return _("Deal %(n)s: %(name)s gave up and lost.") % {
@@ -37,7 +40,7 @@ def deal_verdict(record: DealRecord, rules, seats: list[Seat]) -> str:
 
 def record_log(record: DealRecord, seats: list[Seat]) -> list[str]:
     """The finished deal's log in words, oldest first (a resignation included)."""
-    lines = []
+    lines: list[str] = []
     for event in record.history:
         if event.get("type") == "resign":
             lines.append(_("%(name)s resigned.") % {"name": _name(seats, event.get("seat"))})
@@ -46,7 +49,8 @@ def record_log(record: DealRecord, seats: list[Seat]) -> list[str]:
     return lines
 
 
-def record_context(record: DealRecord, rules, seats: list[Seat], *, log=True) -> dict:
+def record_context(record: DealRecord, rules: Rules, seats: list[Seat], *,
+                   log: bool = True) -> dict[str, Any]:
     """A finished deal: its verdict, who went out, and (`log`) its log in words."""
     return {
         "record": record,
@@ -65,11 +69,11 @@ def resign_meaning(game: Game) -> str:
              "ends for everybody.")
 
 
-def match_verdict(game: Game, seats: list[Seat], match=None) -> str:
+def match_verdict(game: Game, seats: list[Seat], match: Match | None = None) -> str:
     """Who lost a finished match, in a sentence ("Anna loses the match.")."""
     match = match or game.match()
     outcome = match.outcome() if match is not None else None
-    if outcome is None:
+    if match is None or outcome is None:
         return ""
     rules = match.rules
     if outcome.termination is Termination.FORFEIT:  # section 10: as a resignation would
@@ -83,7 +87,7 @@ def match_verdict(game: Game, seats: list[Seat], match=None) -> str:
     return _("Nobody loses the match alone: the last place is shared.")
 
 
-def finished_note(rules, seats: list[Seat], outcome: Outcome) -> str:
+def finished_note(rules: Rules, seats: list[Seat], outcome: Outcome) -> str:
     """The table's line once the match is over ("Game over. The durak: Anna.")."""
     if outcome.termination is Termination.FORFEIT:
         return _("%(name)s ran out of time too often and forfeited: the durak.") % {
@@ -102,8 +106,8 @@ def finished_note(rules, seats: list[Seat], outcome: Outcome) -> str:
         "names": ", ".join(side_name(rules, seats, side) for side in outcome.winners)}
 
 
-def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict,
-                   match=None) -> dict:
+def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict[str, Any],
+                   match: Match | None = None) -> dict[str, Any]:
     """The result panel's context, added to the table's (`ctx`: games.present.table's context)
     with the table's line once the match is over (`finished_note`); `match`: the game's
     match, when the caller has parsed it already."""
@@ -112,14 +116,15 @@ def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict,
         return {}
     rules = match.rules
     records = list(game.deal_records.all())  # in deal order (DealRecord.Meta); prefetched
-    out = {
+    resigned_seats = [s for s in seats if s.resigned_deal is not None]
+    out: dict[str, Any] = {
         "deal_records": [{"number": r.number, "verdict": deal_verdict(r, rules, seats)}
                          for r in records],
         # The panel shows the last deal's verdict, not its log (the deal's own page does).
         "last_record": record_context(records[-1], rules, seats, log=False) if records else None,
         "can_resign": (game.is_playing and me is not None and me.player_id is not None
                        and me.resigned_deal is None),
-        "resigned_seats": [s for s in seats if s.resigned_deal is not None],
+        "resigned_seats": resigned_seats,
         # The last deal's result is told in full while the next deal's first bout runs,
         # then in one line.
         "result_fresh": game.status == Game.Status.FINISHED or bool(
@@ -131,7 +136,7 @@ def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict,
     if log or ctx.get("view"):
         history_length = len(ctx["view"]["history"]) if ctx.get("view") else 0
         notes = [(seat.resigned_event, _("%(name)s resigned.") % {"name": seat.name})
-                 for seat in out["resigned_seats"]
+                 for seat in resigned_seats
                  if seat.resigned_deal == match.deal_number and seat.resigned_event is not None]
         notes += [(event, _("%(name)s ran out of time: the site moved for them.") % {
                       "name": _name(seats, number)})
@@ -172,7 +177,7 @@ def stand_in_notes(game: Game, seats: list[Seat]) -> list[str]:
             for seat in seats if seat.stands_in and seat.resigned_deal is None]
 
 
-def chat_context(game: Game, user, invite: str = "") -> dict:
+def chat_context(game: Game, user: Someone, invite: str = "") -> dict[str, Any]:
     """The chat beside the table: its messages, whether the user may write, whom they mute."""
     if not chat.can_read(game, user, invite):
         return {"chat_readable": False}
@@ -193,6 +198,6 @@ def chat_context(game: Game, user, invite: str = "") -> dict:
         "chat_messages": messages,
         "chat_phrases": list(chat.PHRASES.items()),
         "chat_muted": [s for s in seats if s.player_id in muted],
-        "chat_max": chat.CHAT_MAX_LENGTH,
+        "chat_max": CHAT_MAX_LENGTH,
         "reader": user,
     }

@@ -21,12 +21,15 @@ time ("59 minutes left") are never old.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import cached_property
+from typing import Any
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db.models import Q
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -36,7 +39,8 @@ from django.utils.translation import get_language
 from accounts.middleware import valid_time_zone
 
 from .. import services
-from ..models import ChatMessage, Game
+from ..models import ChatMessage, Game, Seat
+from ..services.access import Someone
 from . import outcome
 from .cache import Kept
 from .table import table_context
@@ -48,15 +52,15 @@ MAX_KEPT = 1024  # renders kept: the newest versions of many tables (least recen
 RENDER_SECONDS = 30.0
 TABLE = "games/table.html"
 
-_rendered: Kept[tuple, str] = Kept(MAX_KEPT, seconds=RENDER_SECONDS)
+_rendered: Kept[Hashable, str] = Kept(MAX_KEPT, seconds=RENDER_SECONDS)
 
 
-def get(key: tuple | None) -> str | None:
+def get(key: Hashable | None) -> str | None:
     """The kept render for `key`, or None."""
     return None if key is None else _rendered.get(key)
 
 
-def put(key: tuple | None, html: str) -> None:
+def put(key: Hashable | None, html: str) -> None:
     if key is not None:
         _rendered.put(key, html)
 
@@ -72,7 +76,8 @@ def forget() -> None:
     _rendered.clear()
 
 
-def reader_context(game: Game, user, *, invite: str, message=None, seats=None) -> dict:
+def reader_context(game: Game, user: Someone, *, invite: str, message: str | None = None,
+                   seats: list[Seat] | None = None) -> dict[str, Any]:
     """What the table shows to `user` (seated: their own view; anyone else: a spectator's).
     `game` is read fresh by the caller (with its preset): no refresh here."""
     if seats is None:  # games.present.snapshots reads them with the players' ratings
@@ -106,7 +111,8 @@ def reader_context(game: Game, user, *, invite: str, message=None, seats=None) -
     return ctx
 
 
-def _helpers(game: Game, seats, me, ctx: dict) -> dict:
+def _helpers(game: Game, seats: list[Seat], me: Seat | None,
+             ctx: dict[str, Any]) -> dict[str, Any]:
     """The coach's hint (casual games, when you have something to do), a claim against an
     absent opponent, and who is on vacation."""
     now = timezone.now()
@@ -114,10 +120,10 @@ def _helpers(game: Game, seats, me, ctx: dict) -> dict:
     rules = ctx.get("rules")
     return {
         "can_hint": playing_me and not game.rated and any((ctx.get("moves") or {}).values()),
-        "can_claim": playing_me and rules is not None and any(
+        "can_claim": playing_me and me is not None and rules is not None and any(
             services.claimable(game, s) and rules.team_of(s.number) != rules.team_of(me.number)
             for s in seats),
-        "on_vacation": {s.number for s in seats if s.player_id is not None
+        "on_vacation": {s.number for s in seats if s.player is not None
                         and s.player.vacation_until is not None and s.player.vacation_until > now},
     }
 
@@ -130,13 +136,13 @@ class TableView:
     answer, another tab, every anonymous spectator) needs none.
     """
 
-    def __init__(self, game: Game, user, *, invite: str, message, seats, site_root: str,
-                 zone: str) -> None:
+    def __init__(self, game: Game, user: Someone, *, invite: str, message: str | None,
+                 seats: list[Seat] | None, site_root: str, zone: str) -> None:
         self.game, self.user, self.invite, self.message = game, user, invite, message
         self.seats, self.site_root, self.zone = seats, site_root, zone
 
     @cached_property
-    def context(self) -> dict:
+    def context(self) -> dict[str, Any]:
         """The template's context for templates/games/table.html (reader_context, and the
         site's root for absolute links such as the invite link)."""
         ctx = reader_context(self.game, self.user, invite=self.invite, message=self.message,
@@ -144,7 +150,7 @@ class TableView:
         ctx["site_root"] = self.site_root
         return ctx
 
-    def key(self) -> tuple | None:
+    def key(self) -> Hashable | None:
         """The kept render's name: with `seats` (a games.present.snapshots table) and no
         message, one render per game, version, reader (the user, or every anonymous
         reader of that invite alike), site, language and time zone."""
@@ -168,8 +174,9 @@ class TableView:
         return fill(html, csrf_token=csrf_token, oob=oob)
 
 
-def table_view(game: Game, user, *, invite="", message=None, seats=None, site_root="",
-               zone=None) -> TableView:
+def table_view(game: Game, user: Someone, *, invite: str = "", message: str | None = None,
+               seats: list[Seat] | None = None, site_root: str = "",
+               zone: str | None = None) -> TableView:
     """What `user` sees of the table (seated: their own view; anyone else: a
     spectator's), for a page (the view adds the request's CSRF token and the chat beside
     it) or a socket. `game` is read fresh by the caller (with its preset). `site_root`
@@ -185,14 +192,16 @@ def table_view(game: Game, user, *, invite="", message=None, seats=None, site_ro
                      site_root=site_root, zone=zone or settings.TIME_ZONE)
 
 
-def table_html(game: Game, user, *, invite="", message=None, csrf_token="", oob=False,
-               site_root="", seats=None, zone=None) -> str:
+def table_html(game: Game, user: Someone, *, invite: str = "", message: str | None = None,
+               csrf_token: str = "", oob: bool = False, site_root: str = "",
+               seats: list[Seat] | None = None, zone: str | None = None) -> str:
     """The table partial for one reader (table_view(...).html(...))."""
     return table_view(game, user, invite=invite, message=message, seats=seats,
                       site_root=site_root, zone=zone).html(csrf_token=csrf_token, oob=oob)
 
 
-def chat_html(game: Game, user, invite="", *, request=None, csrf_token="") -> str:
+def chat_html(game: Game, user: Someone, invite: str = "", *,
+              request: HttpRequest | None = None, csrf_token: str = "") -> str:
     """The chat beside the table, swapped in by id (`hx-swap-oob`)."""
     ctx = {"game": game, "chat_oob": True, **outcome.chat_context(game, user, invite)}
     if request is None:
@@ -200,7 +209,7 @@ def chat_html(game: Game, user, invite="", *, request=None, csrf_token="") -> st
     return render_to_string("games/_chat.html", ctx, request=request)
 
 
-def chat_line_html(message, reader, csrf_token="") -> str:
+def chat_line_html(message: ChatMessage, reader: Someone, csrf_token: str = "") -> str:
     """One chat line as `reader`'s WebSocket frame: appended to the chat's list
     (`hx-swap-oob`)."""
     message.shown = services.chat.phrase_text(message)
@@ -209,14 +218,15 @@ def chat_line_html(message, reader, csrf_token="") -> str:
     return f'<ol hx-swap-oob="beforeend:#chat-lines">{line}</ol>'
 
 
-def last_chat_id(game_id) -> int:
+def last_chat_id(game_id: int) -> int:
     """The id of the game's last chat line (0: none yet)."""
     return (ChatMessage.objects.filter(game_id=game_id).order_by("-pk")
             .values_list("pk", flat=True).first() or 0)
 
 
-def chat_lines_after(game_id, reader, invite="", *, after, upto=None, also=None,
-                     csrf_token="") -> tuple[list[str], int]:
+def chat_lines_after(game_id: int, reader: Someone, invite: str = "", *, after: int,
+                     upto: int | None = None, also: int | None = None,
+                     csrf_token: str = "") -> tuple[list[str], int]:
     """For a socket or a poll that may have missed chat lines: the lines of the game after
     id `after` (up to `upto`, and line `also` in any case) that `reader` may read, oldest
     first and at most the chat's history, each as chat_line_html; and the highest id

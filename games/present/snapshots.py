@@ -18,12 +18,16 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Model, Prefetch, prefetch_related_objects
 
 from ..models import DealRecord, Game, Rating, RulePreset, Seat
 from .cache import Kept
+
+if TYPE_CHECKING:
+    from accounts.models import Player
 
 MAX_KEPT = 512  # snapshots kept: the newest versions of many tables (least recently used out)
 SHARED_SECONDS = 60.0  # the preset and the ratings are read again after this long
@@ -35,10 +39,10 @@ class Shared:
 
     read_at: float
     preset: RulePreset
-    created_by: object
+    created_by: Player | None
     players: frozenset[int]  # whose ratings these are
     ratings: dict[int, list[Rating]]  # player id -> rating rows
-    deals_key: tuple  # finished deals are read again when this changes
+    deals_key: tuple[object, ...]  # finished deals are read again when this changes
     records: list[DealRecord]
 
 
@@ -65,7 +69,7 @@ def keep(game: Game, seats: list[Seat]) -> tuple[Game, list[Seat]]:
     return game, seats
 
 
-def _deals_key(game: Game) -> tuple:
+def _deals_key(game: Game) -> tuple[object, ...]:
     """Changes whenever the game's finished deals do (games.services.results.keep_deal):
     a deal ends and the next begins (one more result), or the match ends, finished or
     given up (the status). Read from the saved match without its deal (Match.to_json
@@ -77,14 +81,14 @@ def _deals_key(game: Game) -> tuple:
 
 
 def _complete(game: Game, seats: list[Seat]) -> None:
-    players = [s.player for s in seats if s.player_id is not None]
+    players = [s.player for s in seats if s.player is not None]  # no query for an empty seat
     ids = frozenset(p.pk for p in players)
     deals_key = _deals_key(game)
     shared = _shared.get(game.pk)
     fresh = (shared is not None and time.monotonic() - shared.read_at < SHARED_SECONDS
              and shared.preset.pk == game.preset_id and shared.players == ids
              and getattr(shared.created_by, "pk", None) == game.created_by_id)
-    if not fresh:
+    if not fresh or shared is None:
         prefetch_related_objects(players, Prefetch("ratings", queryset=Rating.objects.all()))
         maker = next((p for p in players if p.pk == game.created_by_id), None)
         if maker is None and game.created_by_id is not None:
@@ -105,12 +109,12 @@ def _complete(game: Game, seats: list[Seat]) -> None:
         _prefetched(player, "ratings", shared.ratings[player.pk])
 
 
-def _prefetched(instance, name: str, objects: list) -> None:
+def _prefetched(instance: Model, name: str, objects: list[Any]) -> None:
     """`instance.<name>.all()` answers `objects` without a query, as prefetch_related
     leaves it (the rating tag and games.present.outcome read them so)."""
     cache = getattr(instance, "_prefetched_objects_cache", None)
     if cache is None:
-        cache = instance._prefetched_objects_cache = {}
+        cache = instance._prefetched_objects_cache = {}  # type: ignore[attr-defined]  # Django's own
     cache.pop(name, None)
     queryset = getattr(instance, name).all()  # lazy: no query
     queryset._result_cache, queryset._prefetch_done = list(objects), True

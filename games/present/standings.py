@@ -4,11 +4,16 @@ rating history as an SVG chart's points, and the player's games (read-only)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Q
 
 from ..models import Game, Rating, RatingChange, Seat
+from ..services.access import Someone
 from ..services.ratings import BRACKETS, MIN_GAMES, SCALE, SPREAD_SIGMAS, Shown, places, shown
+
+if TYPE_CHECKING:
+    from accounts.models import Player
 
 TEAMS = "teams"
 BOARD_SIZE = 100
@@ -22,14 +27,14 @@ def bracket_filter(bracket: str) -> Q:
     return Q(pool=Rating.Pool.INDIVIDUAL, players__gte=low, players__lte=high)
 
 
-def leaderboard(bracket: str) -> list[dict]:
+def leaderboard(bracket: str) -> list[dict[str, Any]]:
     """Players with at least MIN_GAMES rated games in the bracket, best first (by the
     rating less three times its uncertainty: a sure rating beats a lucky streak)."""
     counts = dict(
         RatingChange.objects.filter(bracket_filter(bracket)).values("player")
         .annotate(n=Count("id")).filter(n__gte=MIN_GAMES).values_list("player", "n"))
     pool = Rating.Pool.TEAMS if bracket == TEAMS else Rating.Pool.INDIVIDUAL
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"player": r.player, "rating": shown(r.mu, r.sigma), "games": counts[r.player_id]}
         for r in Rating.objects.filter(pool=pool, player__in=counts).select_related("player")
     ]
@@ -37,7 +42,7 @@ def leaderboard(bracket: str) -> list[dict]:
     return rows[:BOARD_SIZE]
 
 
-def ratings_of(player) -> dict[str, Shown]:
+def ratings_of(player: Player) -> dict[str, Shown]:
     """The player's ratings by pool (only pools they have played rated games in)."""
     return {r.pool: shown(r.mu, r.sigma) for r in Rating.objects.filter(player=player)}
 
@@ -57,7 +62,7 @@ class Chart:
 WIDTH, HEIGHT, PAD = 600, 200, 12
 
 
-def chart(player, pool: str) -> Chart | None:
+def chart(player: Player, pool: str) -> Chart | None:
     """The rating after each rated game in the pool, oldest first; None before any."""
     changes = list(RatingChange.objects.filter(player=player, pool=pool).order_by("at", "pk")
                    .values_list("mu_before", "sigma_before", "mu_after", "sigma_after")[:500])
@@ -98,15 +103,16 @@ def _signed(change: RatingChange) -> str:
     return f"{delta:+d}".replace("-", "\u2212") if delta else "0"
 
 
-def record(player, viewer) -> dict:
+def record(player: Player, viewer: Someone) -> dict[str, Any]:
     """The profile's games: per rule preset played and lost, games being played (those
     the viewer may see), and the recent results with their rating changes."""
     seats = list(Seat.objects.filter(player=player).select_related("game__preset")
                  .order_by("-game__created_at")[:500])
     mine = viewer is not None and viewer.is_authenticated and (
         viewer.pk == player.pk or viewer.is_staff)
-    presets: dict[str, dict] = {}
-    current, recent = [], []
+    presets: dict[str, dict[str, Any]] = {}
+    current: list[Game] = []
+    recent: list[dict[str, Any]] = []
     changes = {c.game_id: c for c in RatingChange.objects.filter(player=player)}
     # A private game is listed for its own players (and staff), not for the rest.
     shared = set() if mine or viewer is None or not viewer.is_authenticated else set(

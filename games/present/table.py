@@ -7,20 +7,37 @@ Nothing else about the deal reaches the template.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
+from typing import Any
+
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from .. import describe
-from ..engine import Attack, Card, Defend, ExchangeTrump, Pass, Take, Transfer
+from ..engine import (
+    Action,
+    Attack,
+    Card,
+    Defend,
+    ExchangeTrump,
+    Match,
+    Pass,
+    Rules,
+    Take,
+    Transfer,
+    View,
+)
 from ..engine.cards import SUIT_SYMBOLS
 from ..models import Game, Seat
 from .cache import Kept
 
+type Namer = Callable[[int | None], str]  # a seat's display name
 
-def _group_legal(legal: list) -> dict:
+
+def _group_legal(legal: list[Action]) -> dict[str, Any]:
     """The seat's legal actions by kind: card code -> token for cards, flags for the rest."""
-    moves = {"attack": {}, "transfer": {}, "defend": {}, "pass": False, "take": False,
-             "exchange": False}
+    moves: dict[str, Any] = {"attack": {}, "transfer": {}, "defend": {}, "pass": False,
+                             "take": False, "exchange": False}
     for action in legal:
         if isinstance(action, Attack):
             moves["attack"][action.card.code] = action.token()
@@ -38,7 +55,7 @@ def _group_legal(legal: list) -> dict:
     return moves
 
 
-def _together(view: dict, rules, moves: dict) -> dict:
+def _together(view: View, rules: Rules, moves: dict[str, Any]) -> dict[str, Any]:
     """Which hand cards may go together in this move, for static/js/table.js to offer
     (the engine still judges the move): at most `max` cards; `same_rank`: all of one rank;
     `ranks`: when not empty, each card's rank must be among these or the chosen cards'."""
@@ -60,7 +77,7 @@ SUIT_ORDER = "SHCD"  # black and red take turns along the hand
 
 def sort_hand(codes: list[str], trump: str) -> list[str]:
     """The hand as a player holds it: by suit, low to high, trumps last."""
-    def key(code):
+    def key(code: str) -> tuple[bool, int, int]:
         card = Card.parse(code)
         return (card.suit == trump, SUIT_ORDER.index(card.suit), card.rank)
     return sorted(codes, key=key)
@@ -70,10 +87,10 @@ ACTIONS = {"attack", "defend", "transfer", "take", "pass", "exchange"}
 
 
 MAX_LOGS = 1024  # deals whose log lines are kept (least recently used out)
-_logs: Kept[tuple, tuple[list[dict], list[str | None]]] = Kept(MAX_LOGS)
+_logs: Kept[Hashable, tuple[list[dict[str, Any]], list[str | None]]] = Kept(MAX_LOGS)
 
 
-def event_lines(key: tuple, history: list[dict], name) -> list[str | None]:
+def event_lines(key: Hashable, history: list[dict[str, Any]], name: Namer) -> list[str | None]:
     """Each event of a deal's history in words (None: one the log leaves out), in order.
 
     `key` names the deal and its words (game, deal, language, the seats' names): a
@@ -97,7 +114,8 @@ def forget() -> None:
     _logs.clear()
 
 
-def last_move(history: list[dict], name, lines: list[str | None] | None = None) -> dict | None:
+def last_move(history: list[dict[str, Any]], name: Namer,
+              lines: list[str | None] | None = None) -> dict[str, Any] | None:
     """The last move, read from the deal's history: the trailing run of one seat's actions
     (a lead and its throw-ins, a defence, a take), with what followed it (drawing, a
     pick-up). `cards`: the cards that move put on the table, to highlight. `lines`: the
@@ -130,19 +148,20 @@ def around(seats: list[Seat], me: Seat | None) -> list[Seat]:
     return [seats[(me.number + k) % n] for k in range(1, n)]
 
 
-def side_name(game_rules, seats: list[Seat], side: int) -> str:
-    """A seat's name in individual play; 'Team A (Anna, Bob)' in team play."""
+def side_name(game_rules: Rules, seats: list[Seat], side: int | None) -> str:
+    """A seat's name in individual play; 'Team A (Anna, Bob)' in team play ("?": none)."""
     if game_rules.teams:
         members = ", ".join(s.name for s in seats if game_rules.team_of(s.number) == side)
         return _("Team %(team)s (%(members)s)") % {
             "team": describe.team_name(side), "members": members}
-    return seats[side].name
+    return seats[side].name if side is not None else "?"
 
 
-def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) -> dict:
+def table_context(game: Game, seats: list[Seat], me: Seat | None,
+                  match: Match | None = None) -> dict[str, Any]:
     """Context for templates/games/table.html for the seat `me` (None: a spectator);
     `match`: the game's match, when the caller has parsed it already."""
-    ctx = {"game": game, "seats": seats, "me": me, "view": None}
+    ctx: dict[str, Any] = {"game": game, "seats": seats, "me": me, "view": None}
     match = match or game.match()
     if match is None:
         return ctx
@@ -150,11 +169,12 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
     deal = match.deal
     view = deal.view(me.number if me is not None else None)
 
-    def name(seat):
+    def name(seat: int | None) -> str:
         return seats[seat].name if seat is not None and 0 <= seat < len(seats) else "?"
 
     playing = game.is_playing and not view["is_over"]
     table_seats = []
+    teams = view["teams"]
     for seat in around(seats, me) + ([me] if me is not None else []):
         n = seat.number
         if n in view["out"]:
@@ -177,17 +197,17 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
             "backs": range(min(view["hand_sizes"][n], 8)),  # a fan; the count says the rest
             "known": view["known"][n] if not (me is not None and me.number == n) else [],
             "role": role,
-            "partner": bool(view["teams"]) and me is not None and me.number != n
-            and view["teams"][n] == view["teams"][me.number],
+            "partner": bool(teams and me is not None and me.number != n
+                            and teams[n] == teams[me.number]),
             "to_act": playing and view["to_act"] == n,
         })
 
-    mine = me is not None and game.is_playing
-    moves = _group_legal(deal.legal_actions(me.number) if mine else [])
+    moves = _group_legal(deal.legal_actions(me.number) if me is not None and game.is_playing
+                         else [])
     defend_options = moves["defend"]
     lines = event_lines((game.pk, match.deal_number, get_language(),
                          tuple(s.name for s in seats)), view["history"], name)
-    last = last_move(view["history"], name, lines)
+    last: dict[str, Any] | None = last_move(view["history"], name, lines)
     for seat in seats:  # a resignation after the last card played is the last move
         if (seat.resigned_deal == match.deal_number and seat.resigned_event is not None
                 and seat.resigned_event >= len(view["history"])):
@@ -231,8 +251,9 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None, match=None) ->
         "selectable": selectable and my_turn,
         "my_turn": my_turn,
         # R13: an attacker keeps the turn after a throw-in until passing it to the defender.
-        "defender_waits": name(view["defender"]) if my_turn and moves["attack"] and moves["pass"]
-        and view["defender"] != me.number and any(d is None for _a, d in view["table"]) else "",
+        "defender_waits": name(view["defender"]) if me is not None and my_turn
+        and moves["attack"] and moves["pass"] and view["defender"] != me.number
+        and any(d is None for _a, d in view["table"]) else "",
         "defender_takes": bool(view["taking"]),
         "to_act_name": name(view["to_act"]) if playing else "",
         # A computer player (not one standing in at a person's pace) searches right now.

@@ -3,23 +3,26 @@ deadline sweep, and waking bot turns that no task is handling."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import DurationField, Exists, ExpressionWrapper, F, OuterRef, Value
+from django.db.models import DurationField, Exists, ExpressionWrapper, F, Field, OuterRef, Value
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import notify
-from ..engine import Attack, ExchangeTrump, Match, Pass, Take
+from ..engine import Action, Attack, Deal, ExchangeTrump, Match, Pass, Take
 from ..models import DeadlineSweep, Game, Move, RulePreset, Seat
+from .access import Someone
 from .change import SITE, Change, locked, parse_version
 from .errors import Conflict, GameError, TimeRanOut
 from .moves import apply_move, play_move
 from .results import finish_match
 
 
-def timeout_action(deal, seat: int):
+def timeout_action(deal: Deal, seat: int) -> Action:
     """docs/rules.md section 10: a defender takes, an attacker passes, a leader leads the
     lowest non-trump card (else the lowest trump)."""
     legal = deal.legal_actions(seat)
@@ -29,18 +32,20 @@ def timeout_action(deal, seat: int):
     hand = deal.hand(seat)
     plain = [c for c in hand if c.suit != deal.trump]
     card = min(plain or hand, key=lambda c: (c.rank, c.index))
-    action = Attack(card)
-    if action in legal:
-        return action
+    lead = Attack(card)
+    if lead in legal:
+        return lead
     return next(a for a in legal if not isinstance(a, ExchangeTrump))  # pragma: no cover
 
 
-def play(game_id, user, tokens, version, *, seat=None) -> Game:
+def play(game_id: int | str, user: Someone, tokens: object, version: object, *,
+         seat: object = None) -> Game:
     """The user's move (moves.play_move): the game as committed."""
     return play_change(game_id, user, tokens, version, seat=seat).game
 
 
-def play_change(game_id, user, tokens, version, *, seat=None) -> Change:
+def play_change(game_id: int | str, user: Someone, tokens: object, version: object, *,
+                seat: object = None) -> Change:
     """The user's move (moves.play_move), as its change: the game and its seats as
     committed. After the seat's deadline it is refused, and the site's move for the seat
     (section 10) is played at once rather than at the next sweep; unless the deadline
@@ -61,20 +66,21 @@ def play_change(game_id, user, tokens, version, *, seat=None) -> Change:
         raise
 
 
-def timeout(game_id, version, *, now=None) -> Game:
+def timeout(game_id: int | str, version: object, *, now: datetime | None = None) -> Game:
     """Play for the seat whose time ran out (section 10), counting its timeouts in a row.
 
     Refused unless the deadline has passed and `version` is current, so a sweep that
     runs twice, or a move that lands first, never causes a double move.
     """
-    version = parse_version(version)
+    seen = parse_version(version)
     now = now or timezone.now()
-    with locked(game_id, SITE, version=version, playing=True) as change:
+    with locked(game_id, SITE, version=seen, playing=True) as change:
         game = change.game
         if game.deadline is None or game.deadline > now or game.paused_at is not None:
             raise Conflict(_("The seat to act still has time."))
-        match = game.match()
+        match = game.match_in_play()
         number = match.deal.to_act
+        assert number is not None  # a match in play has a seat to act (R13)
         seat = change.seats[number]
         if seat.stands_in:
             raise Conflict(_("A computer is playing this seat; it moves when its time comes."))
@@ -95,19 +101,19 @@ def timeout(game_id, version, *, now=None) -> Game:
                           kind=Move.Kind.TIMEOUT)
 
 
-def claim_match(game_id, user, now=None) -> Game:
+def claim_match(game_id: int | str, user: Someone, now: datetime | None = None) -> Game:
     """After a player has run out of time repeatedly and a computer stands in for them, an
     opponent may end the match rather than play on against the stand-in: the absent
     player's side loses, as by forfeit."""
     now = now or timezone.now()
     with locked(game_id, user, seated=True, playing=True) as change:
-        game, mine = change.game, change.mine
+        game, mine = change.game, change.my_seat
         rules = game.get_rules()
         absent = next((seat for seat in change.seats if claimable(game, seat)
                        and rules.team_of(seat.number) != rules.team_of(mine.number)), None)
         if absent is None or mine.bot_level:
             raise Conflict(_("Nobody has run out of time often enough for you to claim the match."))
-        return _forfeit(change, game.match(), absent, now, actions=["claim"])
+        return _forfeit(change, game.match_in_play(), absent, now, actions=["claim"])
 
 
 def forfeit_seat(game_id, number: int, now=None) -> Game:
@@ -122,7 +128,8 @@ def claimable(game: Game, seat: Seat) -> bool:
     return seat.stands_in and seat.timeouts >= game.preset.timeouts_allowed
 
 
-def _forfeit(change: Change, match: Match, seat: Seat, now, *, actions=("forfeit",)) -> Game:
+def _forfeit(change: Change, match: Match, seat: Seat, now: datetime, *,
+             actions: Iterable[str] = ("forfeit",)) -> Game:
     """The seat's player (their team) becomes the durak of this deal, and the game ends."""
     match.forfeit(seat.number)
     finish_match(change.game, match, now, seats=change.seats)
@@ -134,7 +141,7 @@ SWEEP_GRACE = timedelta(seconds=30)  # the sweep runs every SWEEP_INTERVAL (3 s)
 CLOCK_TIMES = ("turn_started", "deadline", "next_reminder", "move_email_at")
 
 
-def forgive_downtime(now=None) -> timedelta | None:
+def forgive_downtime(now: datetime | None = None) -> timedelta | None:
     """Record that the clocks are watched up to `now`. If they had not been for longer than
     SWEEP_GRACE (the site, beat, the worker or the database was down), first move every
     running clock on by the part of its turn that fell in the gap, so that nobody's time
@@ -164,7 +171,13 @@ def _locked_sweep_record() -> DeadlineSweep:
     return record
 
 
-def _move_clocks_on(last, now) -> None:
+def _clock_field(name: str) -> Field[Any, Any]:
+    field = Game._meta.get_field(name)
+    assert isinstance(field, Field)  # a column of the game, not a relation
+    return field
+
+
+def _move_clocks_on(last: datetime, now: datetime) -> None:
     """Running clocks (not stopped for a vacation, not already overdue at the last sweep)
     move on by the time since `last`, or since their turn began if it began later. One
     UPDATE each, so a move that locks the game meanwhile sees the clock before or after."""
@@ -177,14 +190,14 @@ def _move_clocks_on(last, now) -> None:
                    for name in CLOCK_TIMES[1:]}
     running.filter(turn_started__gt=last).update(
         turn_started=Value(now),
-        **{name: ExpressionWrapper(Value(now) + since, output_field=Game._meta.get_field(name))
+        **{name: ExpressionWrapper(Value(now) + since, output_field=_clock_field(name))
            for name, since in since_start.items()})
     gap = now - last
     running.filter(turn_started__lte=last).update(
         **{name: F(name) + gap for name in CLOCK_TIMES})
 
 
-def sweep_expired(now=None) -> int:
+def sweep_expired(now: datetime | None = None) -> int:
     """Play every overdue timeout, and wake the stand-ins whose time has come; returns how
     many were handled. Clocks move on first by any outage (forgive_downtime)."""
     now = now or timezone.now()
@@ -207,7 +220,8 @@ def sweep_expired(now=None) -> int:
     return done
 
 
-def wake_stalled_bots(now=None, *, stall=timedelta(seconds=15)) -> int:
+def wake_stalled_bots(now: datetime | None = None, *,
+                      stall: timedelta = timedelta(seconds=15)) -> int:
     """Queue a bot turn for games where a bot has held the initiative for a while with no
     task handling it (say its worker died); returns how many were woken. One query finds
     them, however many games are waiting for people."""

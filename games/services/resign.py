@@ -7,17 +7,18 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from ..models import Game, Move
+from .access import Someone
 from .change import locked
 from .errors import Conflict
 from .results import finish_match
 
 
-def resign(game_id, user) -> Game:
+def resign(game_id: int | str, user: Someone) -> Game:
     with locked(game_id, user, seated=True, playing=True) as change:
-        game, mine = change.game, change.mine
+        game, mine = change.game, change.my_seat
         if mine.resigned_deal is not None:
             raise Conflict(_("You have already resigned."))
-        match = game.match()
+        match = game.match_in_play()
         mine.resigned_deal = match.deal_number
         mine.resigned_event = len(match.deal.history)
         if match.rules.teams:  # the team plays on: a computer player takes the seat

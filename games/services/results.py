@@ -6,7 +6,9 @@ forfeit)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import partial
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -17,7 +19,7 @@ from ..models import DealRecord, Game, RoundTable, Seat
 from .ratings import rate_game
 
 
-def out_order(history: list[dict]) -> list[int]:
+def out_order(history: list[dict[str, Any]]) -> list[int]:
     """The seats in the order they went out (R19), from the deal's public log."""
     return [e["seat"] for e in history if e.get("type") == "out"]
 
@@ -48,7 +50,7 @@ def record_deal(game: Game, match: Match, seats: list[Seat], *,
     in play as lost by the side (`given_up_by`) that resigned or forfeited the match."""
     rules, deal = match.rules, match.deal
     for seat in seats:
-        if seat.player_id is None:
+        if seat.player is None:  # no query when player_id is None
             continue
         if seat.stands_in and given_up_by is None and not game.preset.stand_in_counts:
             continue  # a computer finished the deal: not on the absent player's record
@@ -61,7 +63,7 @@ def record_deal(game: Game, match: Match, seats: list[Seat], *,
         seat.player.record_deal(lost=lost, drawn=drawn)
 
 
-def finish_match(game: Game, match: Match, now=None, *,
+def finish_match(game: Game, match: Match, now: datetime | None = None, *,
                  seats: list[Seat] | None = None) -> None:
     """The match is over, as `match.outcome()` says: played out (R24), or given up by a
     seat in the engine, resigned (`Match.resign`) or forfeited out of time

@@ -141,7 +141,10 @@ def _changed(request, game: Game):
     """The answer to a change that was made: the table, read once for this answer and
     the pushes to the table's sockets (htmx), or back to the table."""
     if request.htmx:
-        game, seats = snapshots.read(game.pk)
+        found = snapshots.read(game.pk)
+        if found is None:
+            raise Http404  # gone since (an admin deleted it)
+        game, seats = found
         return _render_table(request, game, seats=seats)
     return to_table(request, game)
 
