@@ -224,6 +224,7 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        assert data is not None  # ModelForm.clean returns cleaned_data
         preset, size = data.get("preset"), data.get("table_size")
         if preset is not None and size is not None and size not in preset.player_counts:
             self.add_error("table_size", _("%(preset)s is played by %(min)s to %(max)s "

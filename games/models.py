@@ -660,6 +660,7 @@ class Tournament(models.Model):
         """The tables' time control in words, as a table says it."""
         if self.time_control != TimeControl.BANK:
             return _("%(time)s per move") % {"time": duration(self.move_time)}
+        assert self.bank_time is not None and self.increment is not None  # a bank has both
         return _("%(bank)s + %(increment)s per move") % {
             "bank": duration(self.bank_time), "increment": duration(self.increment)}
 

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from importlib import import_module
+from typing import Any, cast
 
 from asgiref.sync import async_to_sync
 from autobahn.exception import Disconnected
@@ -29,7 +31,14 @@ from django.utils import translation
 from django.utils.crypto import constant_time_compare
 
 from .. import limits
+from ..services.access import Someone
 from . import sockets
+
+
+def scope_user(scope: Mapping[str, Any]) -> Someone:
+    """The socket's user: AuthMiddlewareStack's lazy object, a Player or AnonymousUser
+    inside (the stubs know it only as some user)."""
+    return cast("Someone", scope.get("user"))
 
 MAX_MESSAGE_BYTES = 8 * 1024  # a move is a few hundred bytes
 CLOSE_REFUSED = 4403
@@ -51,6 +60,7 @@ class SiteConsumer(WebsocketConsumer):
     """
 
     closing = False  # this side has closed the socket
+    user: Someone = None  # the socket's user, set on connect (scope_user)
 
     async def __call__(self, scope, receive, send):
         """The socket's whole life: a channel that cannot be opened refuses it (1013); a
@@ -74,12 +84,13 @@ class SiteConsumer(WebsocketConsumer):
     @property
     def language(self) -> str:
         """The language the socket is read in (live/middleware.py chose it)."""
-        return self.scope.get("language") or settings.LANGUAGE_CODE
+        return str(self.scope.get("language") or settings.LANGUAGE_CODE)
 
     @property
     def time_zone(self) -> str | None:
         """The time zone of the times it shows (live/middleware.py; None: the user's)."""
-        return self.scope.get("time_zone")
+        zone = self.scope.get("time_zone")
+        return str(zone) if zone is not None else None
 
     def leave_groups(self):
         try:
@@ -107,7 +118,7 @@ class SiteConsumer(WebsocketConsumer):
     def close(self, code=None, reason=None):
         self.closing = True
         # A socket refused or closed by the site counts no more (live/middleware.py).
-        sockets.release(self.scope.get("socket_slot", ""))
+        sockets.release(str(self.scope.get("socket_slot", "")))
         super().close(code=code, reason=reason)
 
     def send(self, text_data=None, bytes_data=None, close=False):

@@ -50,7 +50,8 @@ class SiteOriginValidator(OriginValidator):
         origin = urlparse(headers.get(b"origin", b"").decode("latin-1"))
         # Every entry carries its scheme: never a bare host matching any scheme or port.
         if any(self.match_allowed_origin(origin, p) for p in allowed if "://" in p):
-            return await self.application(scope, receive, send)
+            # An ASGI 3 application (AuthMiddlewareStack); the stubs allow ASGI 2 too.
+            return await self.application(scope, receive, send)  # type: ignore[call-arg, misc]
         return await WebsocketDenier()(scope, receive, send)
 
 
@@ -65,7 +66,8 @@ def reader_language(scope) -> str:
     headers = dict(scope.get("headers") or [])
     request = SimpleNamespace(COOKIES=scope.get("cookies") or {}, META={
         "HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")})
-    return translation.get_language_from_request(request)
+    # It reads only the request's COOKIES and META: a socket has no HttpRequest.
+    return translation.get_language_from_request(request)  # type: ignore[arg-type]
 
 
 def reader_time_zone(scope) -> str:

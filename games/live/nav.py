@@ -22,6 +22,7 @@ from .base import (
     CLOSE_SIGNED_OUT,
     CLOSE_TRY_LATER,
     SiteConsumer,
+    scope_user,
 )
 
 logger = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ def waiting_for(user) -> int:
 
 class NavConsumer(SiteConsumer):
     def connect(self):
-        self.user = self.scope.get("user")
+        self.user = scope_user(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         page = (query.get("page") or [""])[0]
         self.page = page if page in PAGES else ""
@@ -57,7 +58,7 @@ class NavConsumer(SiteConsumer):
         self.tournament = self._tournament(query) if self.page == "tournament" else None
         if self.tournament is not None:
             self.groups_joined.append(tournament_group(self.tournament))
-        if self.signed_in:  # its news, and the session's end
+        if self.user is not None and self.user.is_authenticated:  # its news, the session's end
             self.groups_joined += [nav_group(self.user.pk), user_group(self.user.pk)]
         if not self.groups_joined:
             self.close()

@@ -21,6 +21,8 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 
@@ -28,11 +30,11 @@ logger = logging.getLogger(__name__)
 PREFIX = "durak:ws-slots:"
 
 
-def game_key(game_id) -> str:
+def game_key(game_id: int) -> str:
     return f"{PREFIX}game:{game_id}"
 
 
-def address_key(address) -> str:
+def address_key(address: str) -> str:
     return f"{PREFIX}address:{address}"
 
 
@@ -44,7 +46,7 @@ def slot_seconds() -> float:
 class LocalSlots:
     """The slots in this process's memory (no Redis): only this process's sockets."""
 
-    def __init__(self, clock=time.monotonic):
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self._lock = threading.Lock()
         self._sets: dict[str, dict[str, float]] = {}
@@ -146,10 +148,10 @@ class RedisSlots:
         return int(self._count(keys=[key]))
 
 
-_stores: dict[tuple[int, str], object] = {}
+_stores: dict[tuple[int, str], LocalSlots | RedisSlots] = {}
 
 
-def store():
+def store() -> LocalSlots | RedisSlots:
     """This process's store: Redis when the site has it."""
     url = settings.REDIS_URL
     key = (os.getpid(), url)  # a forked process makes its own connections
@@ -161,7 +163,7 @@ def store():
 # ----------------------------------------------------------------------------- the held
 _held: dict[str, tuple[str, ...]] = {}  # this process's sockets: member -> its limits' keys
 _lock = threading.Lock()  # a release waits for a renewal under way, so it is not undone
-_renewer: list = [None, None]  # (pid, thread)
+_renewer: list[Any] = [None, None]  # (pid, thread)
 
 
 def take(member: str, limits: list[tuple[str, int]]) -> bool:

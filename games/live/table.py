@@ -28,6 +28,7 @@ from .base import (
     CLOSE_TRY_LATER,
     MAX_MESSAGE_BYTES,
     SiteConsumer,
+    scope_user,
 )
 
 logger = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ class RefuseConsumer(WebsocketConsumer):
 class TableConsumer(SiteConsumer):
     def connect(self):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
-        self.user = self.scope.get("user")
+        self.user = scope_user(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = (query.get("invite") or [""])[0][:64]
         self.sent_version = -1

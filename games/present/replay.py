@@ -7,6 +7,8 @@ is over, so every hand is shown.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 
 from .. import describe
@@ -56,7 +58,7 @@ def replayed(game: Game) -> Match:
     return play_through(start_of(game), moves_of(game))
 
 
-def record(game: Game) -> dict:
+def record(game: Game) -> dict[str, Any]:
     """The game's record (rules, each deal's pack, the moves) for export: the engine's
     `games.engine.replay.replay` plays it back to the final state."""
     start = start_of(game)
@@ -72,7 +74,7 @@ def record(game: Game) -> dict:
     return data
 
 
-def step(game: Game, number: int, viewer: int | None = None) -> dict:
+def step(game: Game, number: int, viewer: int | None = None) -> dict[str, Any]:
     """The table after move `number` (clamped to 0..the last move), for
     templates/games/replay.html. `viewer`: the seat of the player looking, shown apart as
     `me`, at the bottom as at the live table; the others from the viewer's left (R2)."""
@@ -81,10 +83,10 @@ def step(game: Game, number: int, viewer: int | None = None) -> dict:
     number = max(0, min(number, len(moves)))
     seats: list[Seat] = list(game.seats.select_related("player").order_by("number"))
 
-    def name(seat):
+    def name(seat: int | None) -> str:
         return seats[seat].name if seat is not None and 0 <= seat < len(seats) else "?"
 
-    lines: list = []  # this move's events (step 0: the deal as dealt)
+    lines: list[dict[str, Any]] = []  # this move's events (step 0: the deal as dealt)
     seen, deal_number = len(match.deal.view(None)["history"]), match.deal_number
     for played in positions(match, moves[:number]):  # plays on `match` itself
         if played.deal_number != deal_number:  # the move came after a new deal was dealt
@@ -97,7 +99,7 @@ def step(game: Game, number: int, viewer: int | None = None) -> dict:
         lines = view["history"]
     me = seats[viewer] if viewer is not None and 0 <= viewer < len(seats) else None
 
-    def shown(seat: Seat) -> dict:
+    def shown(seat: Seat) -> dict[str, Any]:
         return {
             "name": seat.name,
             "hand": [c.code for c in deal.hand(seat.number)],

@@ -116,11 +116,12 @@ def claim_match(game_id: int | str, user: Someone, now: datetime | None = None) 
         return _forfeit(change, game.match_in_play(), absent, now, actions=["claim"])
 
 
-def forfeit_seat(game_id, number: int, now=None) -> Game:
+def forfeit_seat(game_id: int, number: int, now: datetime | None = None) -> Game:
     """The site ends a match against seat `number`, as a forfeit out of time (section 10):
     a tournament's round ran out, or its player was withdrawn."""
     with locked(game_id, SITE, playing=True) as change:
-        return _forfeit(change, change.game.match(), change.seats[number], now or timezone.now())
+        return _forfeit(change, change.game.match_in_play(), change.seats[number],
+                        now or timezone.now())
 
 
 def claimable(game: Game, seat: Seat) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -274,10 +275,10 @@ def _people_pairing(tournament: Tournament, number: int, seeded: list[int],
                 byes.extend(left)  # the others were withdrawn
         return Pairing(tuple(tables), tuple(byes))
     history = History.of(_played(tournament))
-    table = [s for s in tournament_standings(tournament) if s.player in active]
-    ranked = [s.player for s in table]
+    standings = [s for s in tournament_standings(tournament) if s.player in active]
+    ranked = [s.player for s in standings]
     if size == 2:
-        return swiss_pairs(ranked, history, {s.player: s.points for s in table})
+        return swiss_pairs(ranked, history, {s.player: s.points for s in standings})
     smaller = size - 1 in tournament.preset.player_counts and not tournament.bots_fill
     return score_group_tables(ranked, history, size, smaller_tables=smaller)
 
@@ -298,7 +299,8 @@ def _make_table(tournament: Tournament, players: list, bots: int = 0) -> Game:
     """A table made by the lobby's services: the first player makes it, the others join
     it; full, it starts at once. A table short of players gets computer players up to
     the tournament's size (only in a casual one: _pairing)."""
-    clock = {"time_control": tournament.time_control, "move_time": tournament.move_time}
+    clock: dict[str, Any] = {"time_control": tournament.time_control,
+                             "move_time": tournament.move_time}
     if tournament.bank_time is not None:
         clock.update(bank_time=tournament.bank_time, increment=tournament.increment)
     game = create_game(players[0], tournament.preset, players=len(players) + bots,
@@ -434,7 +436,7 @@ def cancel_tournament(tournament_id, by, now=None) -> Tournament:
             game.version += 1
             game.save(update_fields=["status", "finished_at", "deadline", "turn_seat",
                                      "version"])
-            transaction.on_commit(lambda g=game: notify.game_changed(g.pk, g.version))
+            transaction.on_commit(partial(notify.game_changed, game.pk, game.version))
         _end(tournament, Tournament.Status.CANCELLED, now)
     _tell(tournament, lobby=True)
     return tournament
@@ -482,12 +484,12 @@ def send_tournament_mail(tournament_id, number: int) -> int:
                     "table": t, "page": page, "zone": player_zone(seat.player),
                     "deadline": deadline_words(rnd.deadline) if rnd else "—"}))
         return sent
-    table = tournament_standings(tournament)
+    standings = tournament_standings(tournament)
     names = {e.player_id: e.player for e in tournament.entries.select_related("player")}
-    top = "\n".join(f"{s.rank}. {names[s.player].name} ({s.points:g})" for s in table[:10]
+    top = "\n".join(f"{s.rank}. {names[s.player].name} ({s.points:g})" for s in standings[:10]
                      if s.player in names)
     sent = 0
-    for s in table:
+    for s in standings:
         player = names.get(s.player)
         if player is not None:
             sent += _mail(player, lambda s=s, player=player: (

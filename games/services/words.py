@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 
-def player_zone(player):
+def player_zone(player: object) -> zoneinfo.ZoneInfo:
     """The player's time zone (their profile's, which follows their browser), else the
     site's."""
     name = getattr(player, "time_zone", "") or ""

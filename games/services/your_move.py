@@ -47,7 +47,7 @@ def send_move_emails(now: datetime | None = None) -> int:
         seat = (game.seats.select_related("player").filter(number=game.turn_seat).first()
                 if game.turn_seat is not None else None)
         player = seat.player if seat is not None and not seat.bot_level else None
-        if not claimed or player is None:
+        if not claimed or seat is None or player is None:
             continue
         if player.last_seen is None or player.last_seen < (game.turn_started or now):
             push.your_move(game, seat, now)  # the devices where they asked for it
@@ -93,7 +93,7 @@ def send_summaries(now: datetime | None = None) -> int:
         if not claimed:
             continue
         root = settings.SITE_URL.rstrip("/")
-        mine.sort(key=lambda game: game.deadline)  # the least time left first
+        mine.sort(key=lambda game: game.deadline or now)  # the least time left first (in play: set)
         with for_player(player):
             lines = "\n".join(
                 f"- {game_name(game)}, {time_left_words(game.deadline, now)}: "
