@@ -18,9 +18,10 @@ import logging
 import time
 from collections.abc import Mapping
 from importlib import import_module
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from asgiref.sync import async_to_sync
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -34,11 +35,9 @@ from .. import limits
 from ..services.access import Someone
 from . import sockets
 
+if TYPE_CHECKING:
+    from channels.consumer import _ChannelScope
 
-def scope_user(scope: Mapping[str, Any]) -> Someone:
-    """The socket's user: AuthMiddlewareStack's lazy object, a Player or AnonymousUser
-    inside (the stubs know it only as some user)."""
-    return cast("Someone", scope.get("user"))
 
 MAX_MESSAGE_BYTES = 8 * 1024  # a move is a few hundred bytes
 CLOSE_REFUSED = 4403
@@ -49,6 +48,12 @@ CLOSE_TOO_MANY = 4429  # too many sockets from this address or on this table
 CLOSE_TRY_LATER = 1013  # the site's Redis is unreachable: the page falls back to its poll
 
 logger = logging.getLogger(__name__)
+
+
+def scope_user(scope: Mapping[str, Any]) -> Someone:
+    """The socket's user: AuthMiddlewareStack's lazy object, a Player or AnonymousUser
+    inside (the stubs know it only as some user)."""
+    return cast("Someone", scope.get("user"))
 
 
 class SiteConsumer(WebsocketConsumer):
@@ -62,7 +67,8 @@ class SiteConsumer(WebsocketConsumer):
     closing = False  # this side has closed the socket
     user: Someone = None  # the socket's user, set on connect (scope_user)
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: _ChannelScope, receive: ASGIReceiveCallable,
+                       send: ASGISendCallable) -> None:
         """The socket's whole life: a channel that cannot be opened refuses it (1013); a
         crash leaves its groups (live/middleware.py frees its slots)."""
         try:
@@ -72,7 +78,8 @@ class SiteConsumer(WebsocketConsumer):
                 # The channel layer failed before the socket began (Redis is down):
                 # refuse the handshake; the page polls and tries again.
                 logger.warning("could not open a channel for a socket", exc_info=True)
-                await send({"type": "websocket.close", "code": CLOSE_TRY_LATER})
+                await send({"type": "websocket.close", "code": CLOSE_TRY_LATER,
+                            "reason": ""})  # Daphne reads no reason
                 return
             for group in getattr(self, "groups_joined", []):  # a crash skipped disconnect
                 try:
@@ -92,18 +99,18 @@ class SiteConsumer(WebsocketConsumer):
         zone = self.scope.get("time_zone")
         return str(zone) if zone is not None else None
 
-    def leave_groups(self):
+    def leave_groups(self) -> None:
         try:
             for group in getattr(self, "groups_joined", []):
                 async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
         except Exception:  # Redis is down: the layer forgets the channel by itself
             logger.warning("could not leave the groups of a closed socket", exc_info=True)
 
-    def layer_reconnected(self, event):
+    def layer_reconnected(self, event: dict[str, Any]) -> None:
         """The channel layer is back in touch with Redis (durak_site.channel_layer)."""
 
     @database_sync_to_async
-    def dispatch(self, message):
+    def dispatch(self, message: dict[str, Any]) -> None:
         """As SyncConsumer's, in the reader's language (as their pages are). Once this
         side has closed the socket, what still arrives but the disconnect is dropped (a
         move sent after a log-out would otherwise be answered with a second close)."""
@@ -115,13 +122,15 @@ class SiteConsumer(WebsocketConsumer):
         with translation.override(self.language):
             handler(message)
 
-    def close(self, code=None, reason=None):
+    def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
         self.closing = True
         # A socket refused or closed by the site counts no more (live/middleware.py).
         sockets.release(str(self.scope.get("socket_slot", "")))
         super().close(code=code, reason=reason)
 
-    def send(self, text_data=None, bytes_data=None, close=False):
+    # WebsocketConsumer.send, whose stub ignores the same mismatch with SyncConsumer.send.
+    def send(self, text_data: str | None = None, bytes_data: bytes | None = None,  # type: ignore[override]
+             close: bool = False) -> None:
         try:
             super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except Disconnected:
@@ -159,7 +168,7 @@ class SiteConsumer(WebsocketConsumer):
         return user is not None and constant_time_compare(stored_hash,
                                                           user.get_session_auth_hash())
 
-    def session_ended(self, event):
+    def session_ended(self, event: dict[str, Any]) -> None:
         """From the user's group: a log-out (of this session?) or a change to the user."""
         ended = event.get("session_key")
         mine = getattr(self.scope.get("session"), "session_key", None)

@@ -18,10 +18,13 @@ consumer's channel (the 1013 refusal) stays with the consumers (live/base.py).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable, Mapping
 from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from asgiref.sync import sync_to_async
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable
 from channels.security.websocket import OriginValidator, WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
@@ -32,16 +35,29 @@ from accounts.middleware import valid_time_zone
 from . import sockets
 from .base import CLOSE_TOO_MANY
 
+if TYPE_CHECKING:
+    from channels.consumer import _ChannelScope
+
+# A socket's scope and ASGI's callables as this middleware passes them on: plain dicts
+# (asgiref's TypedDicts ask for keys that channels and Daphne do without, as an accept's
+# headers); what it wraps takes them so.
+type Scope = dict[str, Any]
+type Receive = Callable[[], Awaitable[dict[str, Any]]]
+type Send = Callable[[dict[str, Any]], Awaitable[None]]
+type App = Callable[[Any, Any, Any], Awaitable[None]]
+
 
 class SiteOriginValidator(OriginValidator):
     """Only pages of this site may open a socket: the Origin must match, scheme, host and
     port, SITE_URL, a CSRF_TRUSTED_ORIGINS entry, or the socket's own Host (an allowed
     host) with the site's scheme (https when SITE_URL is https)."""
 
-    def __init__(self, application):
+    def __init__(self, application: App) -> None:
         super().__init__(application, [])
+        self.inner = application  # `application` as ASGI 3 (the stubs allow ASGI 2 there)
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: _ChannelScope, receive: ASGIReceiveCallable,
+                       send: ASGISendCallable) -> None:
         headers = dict(scope.get("headers") or [])
         host = headers.get(b"host", b"").decode("latin-1")
         allowed = [settings.SITE_URL, *settings.CSRF_TRUSTED_ORIGINS]
@@ -50,12 +66,11 @@ class SiteOriginValidator(OriginValidator):
         origin = urlparse(headers.get(b"origin", b"").decode("latin-1"))
         # Every entry carries its scheme: never a bare host matching any scheme or port.
         if any(self.match_allowed_origin(origin, p) for p in allowed if "://" in p):
-            # An ASGI 3 application (AuthMiddlewareStack); the stubs allow ASGI 2 too.
-            return await self.application(scope, receive, send)  # type: ignore[call-arg, misc]
+            return await self.inner(scope, receive, send)
         return await WebsocketDenier()(scope, receive, send)
 
 
-def reader_language(scope) -> str:
+def reader_language(scope: Mapping[str, Any]) -> str:
     """The language the socket's pages are read in, chosen as for a page (LocaleMiddleware,
     then accounts' PlayerLanguageMiddleware): the player's saved language, else the
     language cookie, else the browser's Accept-Language."""
@@ -70,7 +85,7 @@ def reader_language(scope) -> str:
     return translation.get_language_from_request(request)  # type: ignore[arg-type]
 
 
-def reader_time_zone(scope) -> str:
+def reader_time_zone(scope: Mapping[str, Any]) -> str:
     """The time zone of the times a socket shows: the player's saved zone (which their
     pages keep up to date from the browser, accounts' TimeZoneMiddleware), else the
     site's."""
@@ -82,10 +97,10 @@ class ReaderMiddleware:
     """The reader's language and time zone, once for the connection; the consumers put
     the language on for each message (live/base.py)."""
 
-    def __init__(self, application):
+    def __init__(self, application: App) -> None:
         self.application = application
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         scope = dict(scope, language=reader_language(scope), time_zone=reader_time_zone(scope))
         return await self.application(scope, receive, send)
 
@@ -96,12 +111,12 @@ class SocketCounts:
     name is `scope["socket_slot"]`, so that a consumer that closes the socket frees it at
     once (live/base.py)."""
 
-    def __init__(self, application, *, per_table: bool = False):
+    def __init__(self, application: App, *, per_table: bool = False) -> None:
         self.application = application
         self.per_table = per_table
 
-    def limits(self, scope) -> list[tuple[str, int]]:
-        counted = []
+    def limits(self, scope: Scope) -> list[tuple[str, int]]:
+        counted: list[tuple[str, int]] = []
         if self.per_table:
             game_id = scope["url_route"]["kwargs"]["game_id"]
             counted.append((sockets.game_key(game_id), settings.WS_MAX_PER_GAME))
@@ -110,7 +125,7 @@ class SocketCounts:
             counted.append((sockets.address_key(address), settings.WS_MAX_PER_ADDRESS))
         return counted
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         slot = uuid.uuid4().hex
         if not await sync_to_async(sockets.take, thread_sensitive=False)(slot,
                                                                         self.limits(scope)):
@@ -121,7 +136,7 @@ class SocketCounts:
             await sync_to_async(sockets.release, thread_sensitive=False)(slot)
 
 
-async def refuse(receive, send, code: int) -> None:
+async def refuse(receive: Receive, send: Send, code: int) -> None:
     """Accept the socket, so that the client sees why, and close it with `code`."""
     message = await receive()
     if message["type"] == "websocket.connect":

@@ -7,10 +7,11 @@ page (`?page=tournament&tournament=<id>`) hears of its standings and rounds the 
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -25,17 +26,20 @@ from .base import (
     scope_user,
 )
 
+if TYPE_CHECKING:
+    from accounts.models import Player
+
 logger = logging.getLogger(__name__)
 PAGES = ("lobby", "mine", "tournament")  # pages with a live list besides the navigation
 
 
-def moves_waiting(user):
+def moves_waiting(user: Player) -> QuerySet[Game]:
     """Games in play whose move is this person's (not a computer's standing in)."""
     return Game.objects.filter(status=Game.Status.PLAYING, seats__player=user,
                                seats__number=F("turn_seat"), seats__bot_level="")
 
 
-def waiting_for(user) -> int:
+def waiting_for(user: Player) -> int:
     """Games in play whose move is this person's, and challenges and rematch offers
     waiting for their answer."""
     moves = moves_waiting(user).count()
@@ -47,7 +51,7 @@ def waiting_for(user) -> int:
 
 
 class NavConsumer(SiteConsumer):
-    def connect(self):
+    def connect(self) -> None:
         self.user = scope_user(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         page = (query.get("page") or [""])[0]
@@ -73,7 +77,7 @@ class NavConsumer(SiteConsumer):
         self.accept()
         self.send_nav()
 
-    def _tournament(self, query) -> int | None:
+    def _tournament(self, query: dict[str, list[str]]) -> int | None:
         """The tournament whose page this is, if the reader may see it."""
         number = (query.get("tournament") or [""])[0]
         found = Tournament.objects.filter(pk=number).first() if number.isdigit() else None
@@ -85,39 +89,39 @@ class NavConsumer(SiteConsumer):
     def signed_in(self) -> bool:
         return self.user is not None and self.user.is_authenticated
 
-    def disconnect(self, code):
+    def disconnect(self, code: int) -> None:
         self.leave_groups()
 
-    def receive(self, text_data=None, bytes_data=None):
+    def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Nothing to say to this socket: what a client sends is dropped; a flood closes it
         (as a table's socket)."""
         if not self._allow():
             self.close(code=CLOSE_FLOOD)
 
     # ------------------------------------------------------------ from the groups
-    def people_changed(self, event):
+    def people_changed(self, event: dict[str, Any]) -> None:
         self.send_nav()
 
-    def lobby_changed(self, event):
+    def lobby_changed(self, event: dict[str, Any]) -> None:
         self.send(text_data=self.render({"lobby": True}))
 
-    def tournament_changed(self, event):
+    def tournament_changed(self, event: dict[str, Any]) -> None:
         if self.tournament is not None:
             self.send(text_data=self.render({"tournament": self.tournament}))
 
-    def layer_reconnected(self, event):
+    def layer_reconnected(self, event: dict[str, Any]) -> None:
         """The channel layer lost Redis for a while: what it said then is lost."""
         self.send_nav()
         if self.page == "lobby":
             self.lobby_changed(event)
         self.tournament_changed(event)
 
-    def render(self, context: dict) -> str:
+    def render(self, context: dict[str, Any]) -> str:
         with translation.override(self.language):
             return render_to_string("games/_live.html", context)
 
-    def send_nav(self):
-        if not self.signed_in:
+    def send_nav(self) -> None:
+        if self.user is None or not self.user.is_authenticated:  # not signed_in
             return
         if not self.session_valid():
             self.close(code=CLOSE_SIGNED_OUT)

@@ -13,10 +13,12 @@ from django.urls import path, re_path
 from . import nav, table
 from .middleware import ReaderMiddleware, SiteOriginValidator, SocketCounts
 
+# channels' stubs take path() of an ASGI application (its documented use) for an HTTP
+# view's, and URLRouter's routes for theirs alone: hence the ignores below.
 websocket_urlpatterns = [
-    path("ws/games/<int:game_id>/", SocketCounts(table.TableConsumer.as_asgi(), per_table=True)),
-    path("ws/me/", SocketCounts(nav.NavConsumer.as_asgi())),  # counted per address
-    # channels' stubs take re_path() of a consumer (its documented use) for an HTTP view's.
+    path("ws/games/<int:game_id>/",
+         SocketCounts(table.TableConsumer.as_asgi(), per_table=True)),  # type: ignore[arg-type]
+    path("ws/me/", SocketCounts(nav.NavConsumer.as_asgi())),  # type: ignore[arg-type]  # per address
     re_path(r"", table.RefuseConsumer.as_asgi()),  # type: ignore[arg-type]  # refused
 ]
 

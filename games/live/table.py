@@ -8,6 +8,7 @@ sent over the socket (htmx `ws-send`) go through `services`, like HTTP posts.
 from __future__ import annotations
 
 import logging
+from typing import Any
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
@@ -37,13 +38,13 @@ logger = logging.getLogger(__name__)
 class RefuseConsumer(WebsocketConsumer):
     """Any other socket path: refused before it is accepted."""
 
-    def connect(self):
+    def connect(self) -> None:
         self.close()
 
 
 class TableConsumer(SiteConsumer):
-    def connect(self):
-        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+    def connect(self) -> None:
+        self.game_id: int = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = scope_user(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = (query.get("invite") or [""])[0][:64]
@@ -67,15 +68,15 @@ class TableConsumer(SiteConsumer):
         self.send_table()  # on every (re)connect: the whole table
         self.chat_seen = render.last_chat_id(self.game_id)  # the page shows the chat so far
 
-    def disconnect(self, code):
+    def disconnect(self, code: int) -> None:
         self.leave_groups()
 
     # ------------------------------------------------------------ from the group
-    def game_changed(self, event):
+    def game_changed(self, event: dict[str, Any]) -> None:
         if event.get("version", 0) > self.sent_version:
             self.send_table(version=event.get("version"))
 
-    def chat_message(self, event):
+    def chat_message(self, event: dict[str, Any]) -> None:
         """A chat line was written: send it, and any earlier line this socket has missed,
         if this reader may read them (not muted, a seated player or a watcher of a public
         game)."""
@@ -84,7 +85,7 @@ class TableConsumer(SiteConsumer):
             after = message_id if self.chat_seen is None else self.chat_seen
             self.send_chat(after, upto=message_id, also=message_id)
 
-    def layer_reconnected(self, event):
+    def layer_reconnected(self, event: dict[str, Any]) -> None:
         """The channel layer was cut off from Redis: the group's events of that time are
         lost. Catch up from the database."""
         self.catch_up(self.sent_version, self.chat_seen)
@@ -101,13 +102,14 @@ class TableConsumer(SiteConsumer):
         if chat_after is not None:
             self.send_chat(chat_after)
 
-    def sync(self, data: dict) -> None:
+    def sync(self, data: dict[str, Any]) -> None:
         """The client asks for what it may have missed: `{"sync": true}` alone, the whole
         table; with `version` (the table it shows) and `chat_after` (the last chat line it
         shows), only what is newer."""
-        def number(value):
-            ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**62
-            return value if ok else None
+        def number(value: object) -> int | None:
+            if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**62:
+                return value
+            return None
 
         version, chat_after = number(data.get("version")), number(data.get("chat_after"))
         if version is not None:  # what this socket has sent since it opened, it has too
@@ -127,7 +129,7 @@ class TableConsumer(SiteConsumer):
         self.chat_seen = max(self.chat_seen or 0, last)
 
     # ------------------------------------------------------------ from the client
-    def receive(self, text_data=None, bytes_data=None):
+    def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self._allow():
             self.close(code=CLOSE_FLOOD)
             return
@@ -163,7 +165,7 @@ class TableConsumer(SiteConsumer):
         # of this process render it from the rows the move has just written.
         snapshots.keep(change.game, change.seats)
 
-    def receive_chat(self, data):
+    def receive_chat(self, data: dict[str, Any]) -> None:
         try:
             text, phrase = wire.chat_from_fields(data)
             services.chat.post(self.game_id, self.user, text=text, phrase=phrase)
@@ -180,7 +182,7 @@ class TableConsumer(SiteConsumer):
         origin = dict(self.scope.get("headers") or []).get(b"origin", b"").decode("latin-1")
         return origin if origin.startswith(("http://", "https://")) else ""
 
-    def send_table(self, message=None, version=None):
+    def send_table(self, message: str | None = None, version: int | None = None) -> None:
         """The reader's table at `version` (None: as it is now). Every socket reading the
         same view at a version shares one render (games.present.render): the mover's answer, their
         other tabs, anonymous spectators."""
