@@ -173,7 +173,24 @@ def consumer_for(game_id: int, player: dict):
     """A table socket as Daphne would hold it after connecting; its frames are kept."""
     from games.live.table import TableConsumer
 
-    consumer = TableConsumer()
+    class KeptFrames(TableConsumer):
+        """Sends nothing: keeps its frames. The page sends a move every second or so and
+        the bench back to back, so its flood limit reads a clock that moves a second per
+        message."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.frames: list[str | None] = []
+            self.ticks = iter(range(10**9))
+
+        def clock(self) -> float:  # type: ignore[override]  # a staticmethod there
+            return float(next(self.ticks))
+
+        def send(self, text_data: str | None = None,  # type: ignore[override]  # as live.base
+                 bytes_data: bytes | None = None, close: bool = False) -> None:
+            self.frames.append(text_data)
+
+    consumer = KeptFrames()
     consumer.scope = {  # type: ignore[typeddict-item]  # what the consumer reads, no more
                       "type": "websocket", "user": player["user"], "query_string": b"",
                       "cookies": {"csrftoken": CSRF},
@@ -187,13 +204,6 @@ def consumer_for(game_id: int, player: dict):
     consumer.scope["session"] = store
     consumer.game_id, consumer.user, consumer.invite = game_id, player["user"], ""
     consumer.sent_version = -1
-    # The page sends a move every second or so; the bench sends them back to back, so
-    # each socket's flood limit reads a clock that moves a second per message.
-    ticks = iter(range(10**9))
-    # A bench's patches of one socket object:
-    consumer.clock = lambda: float(next(ticks))  # type: ignore[method-assign]
-    consumer.frames = []  # type: ignore[attr-defined]
-    consumer.send = lambda text_data=None, **kw: consumer.frames.append(text_data)  # type: ignore[method-assign, attr-defined]
     return consumer
 
 
