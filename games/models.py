@@ -644,7 +644,7 @@ class Tournament(models.Model):
     def __str__(self):
         return self.name
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("tournament", args=[self.pk])
 
     @property

@@ -163,7 +163,7 @@ def join_game(game_id: int | str, user: Someone, *, invite_token: object = None,
         if game.challenged_id is not None and game.challenged_id != need_user(user).pk:
             raise Forbidden(_("This table was made for a challenged player: only they may "
                               "take its seat."))
-        if mine is None and not reliability.meets(user, game.min_reliability):
+        if mine is None and not reliability.meets(need_user(user), game.min_reliability):
             raise Forbidden(_("This table is for players who finish at least %(min)s%% of "
                               "their games without a timeout; you can see your share on "
                               "your profile.") % {"min": game.min_reliability})

@@ -11,6 +11,8 @@ import base64
 import functools
 import json
 import logging
+from datetime import datetime
+from typing import TYPE_CHECKING
 
 from cryptography.hazmat.primitives import serialization
 from django.conf import settings
@@ -22,6 +24,9 @@ from pywebpush import WebPushException, webpush
 
 from ..models import Game, PushSubscription, Seat
 from .words import deadline_words, for_player, game_name, time_left_words
+
+if TYPE_CHECKING:
+    from accounts.models import Player
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +54,7 @@ def public_key() -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def subscribe(player, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
+def subscribe(player: Player, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
     """This device notifies `player` from now on (a device another player had is theirs
     now: one subscription per device)."""
     subscription, _created = PushSubscription.objects.update_or_create(
@@ -57,11 +62,11 @@ def subscribe(player, endpoint: str, p256dh: str, auth: str) -> PushSubscription
     return subscription
 
 
-def unsubscribe(player, endpoint: str) -> bool:
+def unsubscribe(player: Player, endpoint: str) -> bool:
     return PushSubscription.objects.filter(player=player, endpoint=endpoint).delete()[0] > 0
 
 
-def send(player, *, title: str, body: str, url: str, tag: str) -> int:
+def send(player: Player | None, *, title: str, body: str, url: str, tag: str) -> int:
     """Push one notification to each of the player's devices; how many took it."""
     if not enabled() or player is None:
         return 0
@@ -92,15 +97,15 @@ def _claim(seat: Seat, version: int) -> bool:
         .update(pushed_version=version))
 
 
-def _has_devices(player) -> bool:
+def _has_devices(player: Player | None) -> bool:
     return player is not None and enabled() and player.push_subscriptions.exists()
 
 
-def _table(game) -> str:
+def _table(game: Game) -> str:
     return game.get_absolute_url()
 
 
-def your_move(game: Game, seat: Seat, now=None) -> int:
+def your_move(game: Game, seat: Seat, now: datetime | None = None) -> int:
     """It is `seat`'s player's move: the deadline in their zone and words."""
     player = seat.player
     if not _has_devices(player) or not _claim(seat, game.version):
@@ -115,7 +120,7 @@ def your_move(game: Game, seat: Seat, now=None) -> int:
                     tag=f"game-{game.pk}")
 
 
-def time_warnings(now=None) -> int:
+def time_warnings(now: datetime | None = None) -> int:
     """The beat's round: a player who has used 80% of their turn's time and has not been on
     the site since it began hears of it (once per move, whatever else was pushed)."""
     now = now or timezone.now()
@@ -130,6 +135,8 @@ def time_warnings(now=None) -> int:
     sent = 0
     for seat in seats:
         game, player = seat.game, seat.player
+        # The query asks for a player, a turn begun and a deadline to come.
+        assert player is not None and game.turn_started is not None and game.deadline
         if now < game.turn_started + (game.deadline - game.turn_started) * WARN_AT:
             continue
         if player.last_seen is not None and player.last_seen >= game.turn_started:
@@ -161,7 +168,7 @@ def rematch_offer(game: Game, by_id: int) -> int:
     """The players of a finished game who have not accepted its rematch hear that one was
     offered."""
     offering = game.seats.filter(player_id=by_id).select_related("player").first()
-    name = offering.player.name if offering else "—"
+    name = offering.player.name if offering and offering.player else "—"
     sent = 0
     for seat in game.seats.filter(player__isnull=False, wants_rematch=False).exclude(
             player_id=by_id).select_related("player"):
@@ -193,7 +200,8 @@ def push_about(kind: str, game_id: int, by_id: int | None = None) -> int:
         return 0
     if kind == "challenge" and game.is_open:
         return challenge(game)
-    if kind == "rematch" and game.status == Game.Status.FINISHED and game.rematch_id is None:
+    if (kind == "rematch" and by_id is not None and game.status == Game.Status.FINISHED
+            and game.rematch_id is None):
         return rematch_offer(game, by_id)
     if kind == "finished" and game.status == Game.Status.FINISHED:
         return finished(game)

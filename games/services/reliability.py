@@ -5,12 +5,16 @@ for a minimum (Game.min_reliability), checked when a player takes a seat."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.db.models import Count, Q
 from django.utils import timezone
 
 from ..models import Game, Seat
+
+if TYPE_CHECKING:
+    from accounts.models import Player
 
 RELIABILITY_DAYS = 90
 MIN_RELIABILITY_CHOICES = (50, 75, 90, 95)  # the lobby form's minimums, in percent
@@ -22,7 +26,7 @@ class Reliability:
     games: int
 
 
-def reliability(player, now=None) -> Reliability | None:
+def reliability(player: Player, now: datetime | None = None) -> Reliability | None:
     """The player's figure, or None before their first finished game in the window."""
     since = (now or timezone.now()) - timedelta(days=RELIABILITY_DAYS)
     counts = Seat.objects.filter(
@@ -33,7 +37,7 @@ def reliability(player, now=None) -> Reliability | None:
     return Reliability(percent=100 * counts["clean"] // counts["games"], games=counts["games"])
 
 
-def meets(player, minimum: int | None, now=None) -> bool:
+def meets(player: Player, minimum: int | None, now: datetime | None = None) -> bool:
     """Whether `player` may sit at a table asking for `minimum` percent: a player without
     finished games yet is given the benefit of the doubt."""
     if not minimum:

@@ -10,10 +10,11 @@ move locks only its game, and the end of a table asks for a tick after its commi
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
+from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
@@ -22,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import notify
+from ..engine import Match
 from ..engine.rules import TEAMS
 from ..models import (
     DealRecord,
@@ -46,13 +48,16 @@ from ..tournament import (
     standings,
     swiss_pairs,
 )
-from .access import need_user
+from .access import Someone, need_user
 from .clocks import forfeit_seat
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound
 from .lobby import MAX_DEALS, _time_control, create_game, join_game
 from .mail import mail_player
 from .ratings import rating_of, shown
 from .words import deadline_words, for_player, player_zone
+
+if TYPE_CHECKING:
+    from accounts.models import Player
 
 TIMEOUTS_TO_WITHDRAW = 2  # a player who lets their time run out twice is withdrawn
 MAX_ROUNDS = 30
@@ -61,17 +66,20 @@ MAX_ROUNDS = 30
 # --- making one, entries ---------------------------------------------------------------
 
 
-def create_tournament(creator, preset: RulePreset, *, name: str, kind=Tournament.Kind.SWISS,
+def create_tournament(creator: Someone, preset: RulePreset, *, name: str,
+                      kind: str = Tournament.Kind.SWISS,
                       table_size: int = 2, rounds: int = 4, deals: int = 1,
-                      time_control=None, move_time=None, bank_time=None, increment=None,
-                      round_time=None, starts_at=None, join_until=None, rated: bool = True,
-                      min_rating=None, private: bool = False, max_players: int = 64,
+                      time_control: str | None = None, move_time: timedelta | None = None,
+                      bank_time: timedelta | None = None, increment: timedelta | None = None,
+                      round_time: timedelta | None = None, starts_at: datetime | None = None,
+                      join_until: datetime | None = None, rated: bool = True,
+                      min_rating: int | None = None, private: bool = False, max_players: int = 64,
                       bots_fill: bool = False, established_only: bool = False) -> Tournament:
     """A new tournament. Staff make public ones; any player a private one among friends,
     which they enter at once. In a casual one (`rated` False) computer players may fill
     the tables short of players (`bots_fill`). Entries may need a rating (`min_rating`, as
     shown) or an established one (`established_only`: no longer provisional)."""
-    need_user(creator)
+    creator = need_user(creator)
     if not private and not creator.is_staff:
         raise Forbidden(_("Only an administrator can make a public tournament: make a private "
                           "one among friends."))
@@ -113,7 +121,7 @@ def create_tournament(creator, preset: RulePreset, *, name: str, kind=Tournament
     return tournament
 
 
-def locked_tournament(tournament_id) -> Tournament:
+def locked_tournament(tournament_id: int | str) -> Tournament:
     """The tournament row, locked until the transaction ends; NotFound for a bad id."""
     try:
         return Tournament.objects.select_for_update().get(pk=int(tournament_id))
@@ -121,7 +129,7 @@ def locked_tournament(tournament_id) -> Tournament:
         raise NotFound(_("There is no such tournament.")) from None
 
 
-def can_see(tournament: Tournament, user, invite_token=None) -> bool:
+def can_see(tournament: Tournament, user: Someone, invite_token: object = None) -> bool:
     """Public tournaments are seen by all; a private one by its entrants, its maker, holders
     of its link and staff."""
     if not tournament.private:
@@ -134,9 +142,10 @@ def can_see(tournament: Tournament, user, invite_token=None) -> bool:
             or tournament.entries.filter(player=user).exists())
 
 
-def join_tournament(tournament_id, user, *, invite_token=None, now=None) -> Entry:
+def join_tournament(tournament_id: int | str, user: Someone, *, invite_token: object = None,
+                    now: datetime | None = None) -> Entry:
     """Enter an open tournament before its entries close."""
-    need_user(user)
+    user = need_user(user)
     now = now or timezone.now()
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
@@ -164,9 +173,9 @@ def join_tournament(tournament_id, user, *, invite_token=None, now=None) -> Entr
     return entry
 
 
-def leave_tournament(tournament_id, user) -> None:
+def leave_tournament(tournament_id: int | str, user: Someone) -> None:
     """Leave a tournament before it starts."""
-    need_user(user)
+    user = need_user(user)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         if not tournament.is_open:
@@ -181,7 +190,8 @@ def leave_tournament(tournament_id, user) -> None:
 # --- starting, rounds ------------------------------------------------------------------
 
 
-def start_tournament(tournament_id, by=None, now=None) -> Tournament:
+def start_tournament(tournament_id: int | str, by: Someone = None,
+                     now: datetime | None = None) -> Tournament:
     """Start now and pair the first round: staff, the maker of a private one, or the site
     at the start time (`by` None). Seeds follow the ratings, then who entered first."""
     now = now or timezone.now()
@@ -210,7 +220,7 @@ def start_tournament(tournament_id, by=None, now=None) -> Tournament:
     return tournament
 
 
-def _mu_sigma(player) -> tuple[float, float]:
+def _mu_sigma(player: Player) -> tuple[float, float]:
     rating = rating_of(player, "individual")
     return rating.mu, rating.sigma
 
@@ -228,7 +238,7 @@ def _seeded(tournament: Tournament) -> list[int]:
                 .values_list("player", flat=True))
 
 
-def _pair_round(tournament: Tournament, number: int, now) -> TournamentRound:
+def _pair_round(tournament: Tournament, number: int, now: datetime) -> TournamentRound:
     """Pair round `number` among the players not withdrawn and make its tables, which
     start at once (their seats full)."""
     entries = list(tournament.entries.select_related("player").order_by("seed", "pk"))
@@ -295,7 +305,7 @@ def _played(tournament: Tournament) -> Iterable[Pairing]:
                       tuple(rnd.byes))
 
 
-def _make_table(tournament: Tournament, players: list, bots: int = 0) -> Game:
+def _make_table(tournament: Tournament, players: list[Player], bots: int = 0) -> Game:
     """A table made by the lobby's services: the first player makes it, the others join
     it; full, it starts at once. A table short of players gets computer players up to
     the tournament's size (only in a casual one: _pairing)."""
@@ -314,7 +324,7 @@ def _make_table(tournament: Tournament, players: list, bots: int = 0) -> Game:
 # --- a round's end -------------------------------------------------------------------
 
 
-def advance_tournaments(now=None) -> int:
+def advance_tournaments(now: datetime | None = None) -> int:
     """Beat: start tournaments whose start time has come, and move every tournament in
     play on (advance); returns how many changed."""
     now = now or timezone.now()
@@ -332,7 +342,7 @@ def advance_tournaments(now=None) -> int:
     return changed
 
 
-def advance(tournament_id, now=None) -> bool:
+def advance(tournament_id: int | str, now: datetime | None = None) -> bool:
     """Withdraw players with two timeouts (their tables are lost, nobody waits for them);
     at the round's deadline lose every unfinished table for its player to act (section
     10, as a forfeit); once the round's tables are all over, keep their results and pair
@@ -368,7 +378,7 @@ def advance(tournament_id, now=None) -> bool:
     return True
 
 
-def _forfeit(game: Game, seat: int, now) -> None:
+def _forfeit(game: Game, seat: int, now: datetime) -> None:
     try:
         forfeit_seat(game.pk, seat, now)
     except GameError:
@@ -376,7 +386,7 @@ def _forfeit(game: Game, seat: int, now) -> None:
     game.refresh_from_db()
 
 
-def _withdraw_timed_out(tournament: Tournament, now) -> bool:
+def _withdraw_timed_out(tournament: Tournament, now: datetime) -> bool:
     counts = (Seat.objects.filter(game__round_table__round__tournament=tournament,
                                   player__isnull=False)
               .values("player").annotate(timeouts=Sum("timeouts_total"))
@@ -389,7 +399,7 @@ def _withdraw_timed_out(tournament: Tournament, now) -> bool:
     return changed
 
 
-def _withdraw(tournament: Tournament, entry: Entry, now) -> None:
+def _withdraw(tournament: Tournament, entry: Entry, now: datetime) -> None:
     """The entry is paired no more; a table of theirs still in play is lost by them."""
     entry.withdrawn_at = now
     entry.save(update_fields=["withdrawn_at"])
@@ -399,7 +409,8 @@ def _withdraw(tournament: Tournament, entry: Entry, now) -> None:
         _forfeit(seat.game, seat.number, now)
 
 
-def withdraw_player(tournament_id, player, by, now=None) -> Entry:
+def withdraw_player(tournament_id: int | str, player: Player, by: Someone,
+                    now: datetime | None = None) -> Entry:
     """Staff withdraw a player from a tournament in play (or remove one not yet started)."""
     now = now or timezone.now()
     if by is not None and not by.is_staff:
@@ -417,9 +428,11 @@ def withdraw_player(tournament_id, player, by, now=None) -> Entry:
     return entry
 
 
-def cancel_tournament(tournament_id, by, now=None) -> Tournament:
+def cancel_tournament(tournament_id: int | str, by: Someone,
+                      now: datetime | None = None) -> Tournament:
     """Staff cancel a tournament (its maker too, a private one not yet started): its tables
     still in play are aborted."""
+    by = need_user(by)
     now = now or timezone.now()
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
@@ -442,7 +455,7 @@ def cancel_tournament(tournament_id, by, now=None) -> Tournament:
     return tournament
 
 
-def _end(tournament: Tournament, status: str, now) -> None:
+def _end(tournament: Tournament, status: str, now: datetime) -> None:
     tournament.status = status
     tournament.finished_at = now
     tournament.round_deadline = None
@@ -455,7 +468,7 @@ def _end(tournament: Tournament, status: str, now) -> None:
 # --- mail --------------------------------------------------------------------------------
 
 
-def send_tournament_mail(tournament_id, number: int) -> int:
+def send_tournament_mail(tournament_id: int, number: int) -> int:
     """Email the players: round `number` has started (to those at its tables, with theirs),
     or with 0 the final standings (to everyone entered). Players who want no emails about
     their moves get none. Returns how many mails went."""
@@ -471,18 +484,12 @@ def send_tournament_mail(tournament_id, number: int) -> int:
         rnd = tournament.round_set.filter(number=number).first()
         sent = 0
         for seat in seats:
+            assert seat.player is not None  # player__isnull=False
             table = root + seat.game.get_absolute_url()
             if seat.game.private:
                 table = root + seat.game.invite_url
-            sent += _mail(seat.player, lambda t=table, seat=seat: (
-                _("Round %(n)s of %(tournament)s has started") % {
-                    "n": number, "tournament": tournament.name},
-                _("Hello %(player)s,\n\nRound %(n)s of %(tournament)s has started. Your "
-                  "table: %(table)s\nIts tables must be finished by %(deadline)s (%(zone)s).\n\n"
-                  "The standings: %(page)s") % {
-                    "player": seat.player.name, "n": number, "tournament": tournament.name,
-                    "table": t, "page": page, "zone": player_zone(seat.player),
-                    "deadline": deadline_words(rnd.deadline) if rnd else "—"}))
+            sent += _mail(seat.player, partial(_round_words, tournament, number, rnd,
+                                               seat.player, table, page))
         return sent
     standings = tournament_standings(tournament)
     names = {e.player_id: e.player for e in tournament.entries.select_related("player")}
@@ -492,16 +499,36 @@ def send_tournament_mail(tournament_id, number: int) -> int:
     for s in standings:
         player = names.get(s.player)
         if player is not None:
-            sent += _mail(player, lambda s=s, player=player: (
-                _("%(tournament)s is over") % {"tournament": tournament.name},
-                _("Hello %(player)s,\n\n%(tournament)s is over. You are number %(rank)s "
-                  "with %(points)s points.\n\n%(top)s\n\nThe standings: %(page)s") % {
-                    "player": player.name, "tournament": tournament.name, "rank": s.rank,
-                    "points": f"{s.points:g}", "top": top, "page": page}))
+            sent += _mail(player, partial(_final_words, tournament, s, player, top, page))
     return sent
 
 
-def _mail(player, words) -> int:
+def _round_words(tournament: Tournament, number: int, rnd: TournamentRound | None,
+                 player: Player, table: str, page: str) -> tuple[str, str]:
+    """The subject and body of "round N has started", in the active language."""
+    return (
+        _("Round %(n)s of %(tournament)s has started") % {
+            "n": number, "tournament": tournament.name},
+        _("Hello %(player)s,\n\nRound %(n)s of %(tournament)s has started. Your "
+          "table: %(table)s\nIts tables must be finished by %(deadline)s (%(zone)s).\n\n"
+          "The standings: %(page)s") % {
+            "player": player.name, "n": number, "tournament": tournament.name,
+            "table": table, "page": page, "zone": player_zone(player),
+            "deadline": deadline_words(rnd.deadline) if rnd and rnd.deadline else "—"})
+
+
+def _final_words(tournament: Tournament, standing: Standing, player: Player, top: str,
+                 page: str) -> tuple[str, str]:
+    """The subject and body of the final standings, in the active language."""
+    return (
+        _("%(tournament)s is over") % {"tournament": tournament.name},
+        _("Hello %(player)s,\n\n%(tournament)s is over. You are number %(rank)s "
+          "with %(points)s points.\n\n%(top)s\n\nThe standings: %(page)s") % {
+            "player": player.name, "tournament": tournament.name, "rank": standing.rank,
+            "points": f"{standing.points:g}", "top": top, "page": page})
+
+
+def _mail(player: Player, words: Callable[[], tuple[str, str]]) -> int:
     """One mail, worded in the player's language and time zone (`words()` gives subject
     and body)."""
     if not player.is_active or not player.email:
@@ -548,7 +575,7 @@ def table_result(game: Game) -> tuple[list[list[int]], dict[str, int]]:
     return [list(place) for place in places], {str(p): n for p, n in lost.items()}
 
 
-def _team_result(match, seats: dict[int, int]) -> tuple[list[list[int]], dict[str, int]]:
+def _team_result(match: Match, seats: dict[int, int]) -> tuple[list[list[int]], dict[str, int]]:
     rules = match.rules
     team = {p: rules.team_of(n) for n, p in seats.items()}
     lost = {p: match.losses.get(team[p], 0) for p in seats.values()}

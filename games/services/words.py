@@ -6,13 +6,20 @@ and the time left ("in 23 h")."""
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils import dateformat, formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
+
+if TYPE_CHECKING:
+    from accounts.models import Player
+
+    from ..models import Game
 
 
 def player_zone(player: object) -> zoneinfo.ZoneInfo:
@@ -26,7 +33,7 @@ def player_zone(player: object) -> zoneinfo.ZoneInfo:
 
 
 @contextmanager
-def for_player(player):
+def for_player(player: Player | None) -> Iterator[None]:
     """Words and times for this player: their profile's language (else the site's) and
     time zone."""
     with ExitStack() as stack:
@@ -36,14 +43,14 @@ def for_player(player):
         yield
 
 
-def game_name(game) -> str:
+def game_name(game: Game) -> str:
     """A game as a message names it, a title standing apart from the sentence's grammar:
     "Classic #10", «Классический» №10."""
     return pgettext("a game's name in a message", "%(preset)s #%(id)s") % {
         "preset": game.preset.label, "id": game.pk}
 
 
-def deadline_words(deadline, now=None) -> str:
+def deadline_words(deadline: datetime, now: datetime | None = None) -> str:
     """A deadline in the active time zone: "today at 9:36", "tomorrow at 9:36", "on
     December 5 at 9:36"."""
     now = now or timezone.now()
@@ -58,7 +65,7 @@ def deadline_words(deadline, now=None) -> str:
     return _("on %(day)s at %(time)s") % {"day": day, "time": time}
 
 
-def time_left_words(deadline, now=None) -> str:
+def time_left_words(deadline: datetime, now: datetime | None = None) -> str:
     """How long until the deadline, roughly: "in 40 min", "in 23 h", "in 3 days"."""
     now = now or timezone.now()
     minutes = max(1, round((deadline - now).total_seconds() / 60))

@@ -62,7 +62,7 @@ def send_move_emails(now: datetime | None = None) -> int:
                 "(%(zone)s), %(left)s.\n\n%(url)s") % {
                 "name": player.name, "game": name, "url": url, "zone": player_zone(player),
                 "deadline": deadline_words(game.deadline, now),
-                "left": time_left_words(game.deadline, now)})
+                "left": time_left_words(game.deadline or now, now)})
         sent += 1
     return sent
 
@@ -96,7 +96,7 @@ def send_summaries(now: datetime | None = None) -> int:
         mine.sort(key=lambda game: game.deadline or now)  # the least time left first (in play: set)
         with for_player(player):
             lines = "\n".join(
-                f"- {game_name(game)}, {time_left_words(game.deadline, now)}: "
+                f"- {game_name(game)}, {time_left_words(game.deadline or now, now)}: "
                 f"{root}{game.get_absolute_url()}" for game in mine)
             mail_player(player, "moves", ngettext(
                 "%(n)s game is waiting for your move", "%(n)s games are waiting for your move",

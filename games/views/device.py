@@ -10,7 +10,7 @@ import re
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
-from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -28,7 +28,10 @@ THEME = "#1f5f3f"  # the felt (--felt in static/css/site.css)
 @cache_control(no_cache=True)
 def service_worker(request):
     """static/js/sw.js, served at /sw.js: a service worker's scope is its path's folder."""
-    with open(finders.find("js/sw.js"), encoding="utf-8") as f:
+    path = finders.find("js/sw.js")
+    if not isinstance(path, str):
+        raise Http404("no service worker")
+    with open(path, encoding="utf-8") as f:
         response = HttpResponse(f.read(), content_type="text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"
     return response
