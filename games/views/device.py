@@ -30,7 +30,7 @@ def service_worker(request):
     """static/js/sw.js, served at /sw.js: a service worker's scope is its path's folder."""
     path = finders.find("js/sw.js")
     if not isinstance(path, str):
-        raise Http404("no service worker")
+        raise Http404
     with open(path, encoding="utf-8") as f:
         response = HttpResponse(f.read(), content_type="text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"

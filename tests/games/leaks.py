@@ -17,6 +17,8 @@ CODE = re.compile(r'"([2-9TJQKA][SHDC])"')
 TOKENS = [
     re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"'),
     re.compile(r'"X-CSRFToken": "[^"]*"'),
+    # The site's public push key (base64url, random per run) may hold "7D" between dashes.
+    re.compile(r'data-key="[A-Za-z0-9_-]{40,}"'),
 ]
 
 
