@@ -40,14 +40,18 @@ def _finished(alice, classic):
 
 
 def test_a_player_asks_for_a_review_and_sees_marked_moves(alice_client, alice, classic, seeded):
-    game = _finished(alice, classic)
-    page = alice_client.get(f"/games/{game.pk}/replay/").content.decode()
-    assert "Ask the coach for a review" in page
-    response = alice_client.post(f"/games/{game.pk}/review/")  # eager Celery: done at once
-    assert response.status_code == 302
-    page = alice_client.get(f"/games/{game.pk}/replay/").content.decode()
-    assert "Ask the coach for a review" not in page
-    marks = MARK.findall(page)
+    # The computer's moves vary, and a rare game has no costly move of alice's: up to three.
+    for _attempt in range(3):
+        game = _finished(alice, classic)
+        page = alice_client.get(f"/games/{game.pk}/replay/").content.decode()
+        assert "Ask the coach for a review" in page
+        response = alice_client.post(f"/games/{game.pk}/review/")  # eager Celery: at once
+        assert response.status_code == 302
+        page = alice_client.get(f"/games/{game.pk}/replay/").content.decode()
+        assert "Ask the coach for a review" not in page
+        marks = MARK.findall(page)
+        if marks:
+            break
     assert marks, page[page.index('id="review"'):][:600]
     moves = replay.moves_of(game)
     for game_id, step, named in marks:
