@@ -26,7 +26,7 @@ from tests.integration.test_daphne import open_socket, request, session_cookie, 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 STATIC = re.compile(r'(?:src|href)="(/static/[^"]+)"')
-HASHED = re.compile(r"\.[0-9a-f]{12}\.(?:css|js|svg)$")
+HASHED = re.compile(r"\.[0-9a-f]{12}\.(?:css|js|svg|png)$")
 
 
 def json_lines(proc) -> list[dict]:
