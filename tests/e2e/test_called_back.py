@@ -33,8 +33,8 @@ CLOCK = {"ru": "{d:%H}:{d:%M}", "fi": "{d.hour}.{d:%M}", "nb": "{d:%H}:{d:%M}"}
 
 def _worker(site):
     """Tasks go to the site's own worker through its Redis (the test process runs Celery
-    eagerly)."""
-    return Celery(broker=site.redis_url)
+    eagerly). Not the process's current app: later tests queue through the site's."""
+    return Celery(broker=site.redis_url, set_as_current=False)
 
 
 def _mail_to(site, address, count, timeout=30):
