@@ -190,7 +190,44 @@ class RulePreset(models.Model):
                 raise ValidationError(str(exc)) from None
 
 
-class Game(models.Model):
+class Invited:
+    """A game or tournament among friends: its link with the invite token."""
+
+    invite_token: str
+
+    def get_absolute_url(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def invite_url(self) -> str:
+        return f"{self.get_absolute_url()}?invite={self.invite_token}"
+
+
+class Clocked:
+    """A game's or a tournament's time control, in words as a table says it."""
+
+    time_control: str
+    move_time: timedelta
+    bank_time: timedelta | None
+    increment: timedelta | None
+
+    @property
+    def has_bank(self) -> bool:
+        return self.time_control == TimeControl.BANK
+
+    @property
+    def clock_label(self) -> str:
+        """The time control in words: "1 day per move", "3 days + 1 day per move"."""
+        if not self.has_bank:
+            return _("%(time)s per move") % {"time": duration(self.move_time)}
+        assert self.bank_time is not None  # a bank has one (services.lobby, the admin)
+        if not self.increment:
+            return _("%(bank)s for the game") % {"bank": duration(self.bank_time)}
+        return _("%(bank)s + %(increment)s per move") % {
+            "bank": duration(self.bank_time), "increment": duration(self.increment)}
+
+
+class Game(Invited, Clocked, models.Model):
     """One table: its seats, its match (stored as Match.to_json()) and its version."""
 
     class Status(models.TextChoices):
@@ -276,10 +313,6 @@ class Game(models.Model):
         return reverse("table", args=[self.pk])
 
     @property
-    def invite_url(self) -> str:
-        return f"{self.get_absolute_url()}?invite={self.invite_token}"
-
-    @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
 
@@ -295,21 +328,6 @@ class Game(models.Model):
     def rating_label(self) -> str:
         """"rated" or "casual", as the table and My games say it."""
         return gettext("rated") if self.rated else gettext("casual")
-
-    @property
-    def clock_label(self) -> str:
-        """The time control in words: "1 day per move", "3 days + 1 day per move"."""
-        if not self.has_bank:
-            return _("%(time)s per move") % {"time": duration(self.move_time)}
-        assert self.bank_time is not None  # a game with a bank has one (services.lobby)
-        if not self.increment:
-            return _("%(bank)s for the game") % {"bank": duration(self.bank_time)}
-        return _("%(bank)s + %(increment)s per move") % {
-            "bank": duration(self.bank_time), "increment": duration(self.increment)}
-
-    @property
-    def has_bank(self) -> bool:
-        return self.time_control == TimeControl.BANK
 
     @property
     def turn_time(self) -> timedelta | None:
@@ -572,7 +590,7 @@ class DeadlineSweep(models.Model):
         return f"deadline sweep at {self.last_run}"
 
 
-class Tournament(models.Model):
+class Tournament(Invited, Clocked, models.Model):
     """A tournament: rounds of tables of one rule preset, paired by games.tournament
     (docs/design.md, "Tournaments"); games.services.tournament changes it."""
 
@@ -648,21 +666,8 @@ class Tournament(models.Model):
         return reverse("tournament", args=[self.pk])
 
     @property
-    def invite_url(self) -> str:
-        return f"{self.get_absolute_url()}?invite={self.invite_token}"
-
-    @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
-
-    @property
-    def clock_label(self) -> str:
-        """The tables' time control in words, as a table says it."""
-        if self.time_control != TimeControl.BANK:
-            return _("%(time)s per move") % {"time": duration(self.move_time)}
-        assert self.bank_time is not None and self.increment is not None  # a bank has both
-        return _("%(bank)s + %(increment)s per move") % {
-            "bank": duration(self.bank_time), "increment": duration(self.increment)}
 
 
 class Entry(models.Model):
