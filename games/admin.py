@@ -21,6 +21,22 @@ TRANSLATED = ("name", "description")  # games/translation.py
 OTHER_LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
 
 
+def each(model_admin, request, rows, change, done_words, *, label=str, log=None):
+    """An admin action over the selected rows through a service: a refused row is told with
+    the service's words and skipped; each done row is logged (`log`); then how many."""
+    done = 0
+    for row in rows:
+        try:
+            change(row)
+        except services.GameError as exc:
+            model_admin.message_user(request, f"{label(row)}: {exc.message}", messages.WARNING)
+            continue
+        if log is not None:
+            log(row)
+        done += 1
+    model_admin.message_user(request, done_words(done))
+
+
 class RulePresetForm(forms.ModelForm):
     """What each rule option does, in an admin's words. A name or description left empty in
     fi, nb or ru reads as the English one: the empty box shows that English as its placeholder."""
@@ -203,15 +219,9 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Abort the selected games"))
     def abort(self, request, queryset):
-        done = 0
-        for game in queryset:
-            try:
-                services.abort_game(game.pk, request.user)
-                done += 1
-            except services.GameError as exc:
-                self.message_user(request, f"#{game.pk}: {exc.message}", messages.WARNING)
-        self.message_user(request, ngettext("%(n)d game aborted.", "%(n)d games aborted.",
-                                            done) % {"n": done})
+        each(self, request, queryset, lambda g: services.abort_game(g.pk, request.user),
+             lambda n: ngettext("%(n)d game aborted.", "%(n)d games aborted.", n) % {"n": n},
+             label=lambda g: f"#{g.pk}")
 
 
 class TournamentForm(forms.ModelForm):
@@ -277,33 +287,21 @@ class TournamentAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    def _each(self, request, queryset, change, done_words, log_words):
-        done = 0
-        for tournament in queryset:
-            try:
-                change(tournament)
-            except services.GameError as exc:
-                self.message_user(request, f"{tournament}: {exc.message}", messages.WARNING)
-                continue
-            self.log_change(request, tournament, log_words)
-            done += 1
-        self.message_user(request, done_words(done))
-
     @admin.action(description=_("Start the selected tournaments now"))
     def start_early(self, request, queryset):
-        self._each(request, queryset,
+        each(self, request, queryset,
                    lambda t: services.tournament.start_tournament(t.pk, request.user),
                    lambda n: ngettext("%(n)d tournament started.",
                                       "%(n)d tournaments started.", n) % {"n": n},
-                   "Started early.")
+                   log=lambda t: self.log_change(request, t, "Started early."))
 
     @admin.action(description=_("Cancel the selected tournaments"))
     def cancel(self, request, queryset):
-        self._each(request, queryset,
+        each(self, request, queryset,
                    lambda t: services.tournament.cancel_tournament(t.pk, request.user),
                    lambda n: ngettext("%(n)d tournament cancelled.",
                                       "%(n)d tournaments cancelled.", n) % {"n": n},
-                   "Cancelled.")
+                   log=lambda t: self.log_change(request, t, "Cancelled."))
 
 
 @admin.register(Entry)
@@ -324,15 +322,11 @@ class EntryAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Withdraw the selected players"))
     def withdraw(self, request, queryset):
-        done = 0
-        for entry in queryset.select_related("tournament", "player"):
-            try:
-                services.tournament.withdraw_player(entry.tournament_id, entry.player,
-                                                    request.user)
-            except services.GameError as exc:
-                self.message_user(request, f"{entry.player}: {exc.message}", messages.WARNING)
-                continue
-            self.log_change(request, entry.tournament, f"Withdrew {entry.player.username}.")
-            done += 1
-        self.message_user(request, ngettext("%(n)d player withdrawn.",
-                                            "%(n)d players withdrawn.", done) % {"n": done})
+        each(self, request, queryset.select_related("tournament", "player"),
+             lambda e: services.tournament.withdraw_player(e.tournament_id, e.player,
+                                                           request.user),
+             lambda n: ngettext("%(n)d player withdrawn.",
+                                "%(n)d players withdrawn.", n) % {"n": n},
+             label=lambda e: str(e.player),
+             log=lambda e: self.log_change(request, e.tournament,
+                                           f"Withdrew {e.player.username}."))
