@@ -384,6 +384,9 @@ VACATION_DAYS_PER_YEAR = envint("VACATION_DAYS_PER_YEAR", "30")
 
 # Bots: seconds a bot may think per move (unset: each level's own default).
 BOT_MOVE_BUDGET = envfloat("BOT_MOVE_BUDGET", None)
+# Seconds between a computer player's moves while a person is at the table, so that each
+# card can be followed (half as long after a person's own move; none at a table of bots).
+BOT_PACE_SECONDS = max(0.0, envfloat("BOT_PACE_SECONDS", "1.0") or 0.0)
 # Links in emails; its scheme decides HTTPS below.
 SITE_URL = os.getenv("SITE_URL", "http://127.0.0.1:8000")
 # setup_site's admin account; without ADMIN_PASSWORD its password is made up once and kept

@@ -1,6 +1,7 @@
 """Settings for pytest (pyproject's DJANGO_SETTINGS_MODULE): a strong random SECRET_KEY
 and a VAPID key for web push, put in the environment so that the site processes the tests
-start share them."""
+start share them; computer players move without a pace (BOT_PACE_SECONDS 0) here and in
+those processes, unless a test sets one."""
 
 import base64
 import os
@@ -12,5 +13,7 @@ os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
 os.environ.setdefault("VAPID_PRIVATE_KEY", base64.urlsafe_b64encode(
     ec.generate_private_key(ec.SECP256R1()).private_numbers().private_value.to_bytes(32, "big")
 ).decode().rstrip("="))
+
+os.environ.setdefault("BOT_PACE_SECONDS", "0")
 
 from .settings import *  # noqa: E402, F403

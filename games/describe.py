@@ -109,6 +109,29 @@ def event(e: dict, name) -> str | None:
     return None
 
 
+def site_move(e: dict, who: str | None) -> str:
+    """A move the site made for a player whose time ran out (docs/rules.md section 10), said
+    of `who` (their name; None: to the player themself)."""
+    kind = e.get("type")
+    if kind == "attack" and e.get("card"):
+        card = label(e["card"])
+        if who is None:
+            return _("The site played %(card)s for you (time ran out).") % {"card": card}
+        return _("The site played %(card)s for %(who)s (time ran out).") % {
+            "card": card, "who": who}
+    if kind == "take":
+        if who is None:
+            return _("The site took the cards for you (time ran out).")
+        return _("The site took the cards for %(who)s (time ran out).") % {"who": who}
+    if kind == "pass":
+        if who is None:
+            return _("The site passed for you (time ran out).")
+        return _("The site passed for %(who)s (time ran out).") % {"who": who}
+    if who is None:
+        return _("The site moved for you (time ran out).")
+    return _("The site moved for %(who)s (time ran out).") % {"who": who}
+
+
 def history(events, name) -> list[str]:
     """The deal's log in words, oldest first."""
     lines = (event(e, name) for e in events)

@@ -282,6 +282,9 @@ class Game(Invited, Clocked, models.Model):
     timeout_marks = models.JSONField(
         _("timeouts in the log"), default=list, blank=True,
         help_text=_("Where the site moved for a player whose time ran out: deal, event, seat."))
+    last_move_mark = models.JSONField(
+        _("last move in the log"), default=list, blank=True,
+        help_text=_("Where the last move began in its deal's log: deal, event."))
     rated = models.BooleanField(_("rated"), default=True,
                                 help_text=_("A casual game does not change anyone's rating."))
     challenged = models.ForeignKey(

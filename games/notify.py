@@ -102,15 +102,17 @@ def user_saved(sender, instance, created, **kwargs) -> None:
         transaction.on_commit(lambda: tell_user(user_id, {"type": "session.ended"}))
 
 
-def game_changed(game_id: int, version: int, *, bot_to_move: bool = False) -> None:
+def game_changed(game_id: int, version: int, *, bot_to_move: bool = False,
+                 bot_delay: float = 0.0) -> None:
     """Game `game_id` is now at `version`: every consumer in its group renders its own
-    reader's table. `bot_to_move`: a computer player is to act, so queue its turn."""
+    reader's table. `bot_to_move`: a computer player is to act, so queue its turn, to run
+    `bot_delay` seconds from now (its pace)."""
     try:
         _group_send(group_name(game_id), {"type": "game.changed", "version": version})
     except Exception:  # a broken channel layer must not undo a move; clients heal on reconnect
         logger.exception("could not tell game %s's group about version %s", game_id, version)
     if bot_to_move:
-        queue_bot_turn(game_id, version)
+        queue_bot_turn(game_id, version, bot_delay)
 
 
 LOBBY_GROUP = "lobby"
@@ -128,9 +130,11 @@ def people_changed(user_ids, *, lobby: bool = False) -> None:
         logger.exception("could not tell players %s", list(user_ids))
 
 
-def queue_bot_turn(game_id: int, version: int) -> None:
-    """Queue `games.tasks.bot_turn(game_id, version)` by name (eager Celery runs it now)."""
-    current_app.signature(BOT_TURN, args=(game_id, version)).apply_async()
+def queue_bot_turn(game_id: int, version: int, delay: float = 0.0) -> None:
+    """Queue `games.tasks.bot_turn(game_id, version)` by name, to run `delay` seconds from
+    now (eager Celery runs it now, whatever the delay)."""
+    current_app.signature(BOT_TURN, args=(game_id, version)).apply_async(
+        countdown=delay if delay > 0 else None)
 
 
 def queue_hint(game_id: int, version: int, seat: int) -> None:

@@ -115,11 +115,13 @@ def forget() -> None:
 
 
 def last_move(history: list[dict[str, Any]], name: Namer,
-              lines: list[str | None] | None = None) -> dict[str, Any] | None:
-    """The last move, read from the deal's history: the trailing run of one seat's actions
-    (a lead and its throw-ins, a defence, a take), with what followed it (drawing, a
-    pick-up). `cards`: the cards that move put on the table, to highlight. `lines`: the
-    history's events in words (event_lines), when known."""
+              lines: list[str | None] | None = None, *,
+              since: int | None = None) -> dict[str, Any] | None:
+    """The last move, read from the deal's history, with what followed it (drawing, a
+    pick-up): from `since`, where it began (Game.last_move_mark), when known, so that a
+    bot's quick moves show one at a time; else the trailing run of one seat's actions (a
+    lead and its throw-ins, a defence, a take). `cards`: the cards that move put on the
+    table, to highlight. `lines`: the history's events in words (event_lines), when known."""
     end = len(history)
     while end and history[end - 1].get("type") not in ACTIONS:
         end -= 1
@@ -127,9 +129,12 @@ def last_move(history: list[dict[str, Any]], name: Namer,
         return None
     seat = history[end - 1].get("seat")
     start = end - 1
-    while (start and history[start - 1].get("type") in ACTIONS
-           and history[start - 1].get("seat") == seat):
-        start -= 1
+    if since is not None and 0 <= since < end:
+        start = since
+    else:
+        while (start and history[start - 1].get("type") in ACTIONS
+               and history[start - 1].get("seat") == seat):
+            start -= 1
     events = history[start:end]
     return {
         "seat": seat,
@@ -207,7 +212,16 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None,
     defend_options = moves["defend"]
     lines = event_lines((game.pk, match.deal_number, get_language(),
                          tuple(s.name for s in seats)), view["history"], name)
-    last: dict[str, Any] | None = last_move(view["history"], name, lines)
+    deal_of_mark, begun = (game.last_move_mark or [None, None])[:2]
+    since: int | None = begun if deal_of_mark == match.deal_number else None
+    last: dict[str, Any] | None = last_move(view["history"], name, lines, since=since)
+    if (last is not None and since is not None
+            and [match.deal_number, since, last["seat"]] in game.timeout_marks):
+        # The site moved for a player out of time (section 10): said so, to them as "you".
+        first = view["history"][since]
+        mine = me is not None and me.number == last["seat"]
+        last["line"] = " ".join([describe.site_move(first, None if mine else name(last["seat"])),
+                                 *[line for line in lines[since + 1:] if line]])
     for seat in seats:  # a resignation after the last card played is the last move
         if (seat.resigned_deal == match.deal_number and seat.resigned_event is not None
                 and seat.resigned_event >= len(view["history"])):

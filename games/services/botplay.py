@@ -1,5 +1,7 @@
 """Computer players at the table: a bot turn plays bot moves while a bot holds the
-initiative, at most BOT_MOVES_PER_TASK of them; the last one's commit queues the next turn."""
+initiative, at most BOT_MOVES_PER_TASK of them; the last one's commit queues the next turn.
+With people at the table a turn plays one move, and its commit queues the next after the
+pace (turn.bot_pace), so that each card shows on its own."""
 
 from __future__ import annotations
 
@@ -10,10 +12,11 @@ from django.utils import timezone
 
 from ..bots import choose_action
 from ..engine import View
-from ..models import Game
+from ..models import Game, Move
 from .clocks import timeout_action
 from .errors import GameError, StaleVersion
 from .moves import play_seat
+from .turn import bot_pace
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +47,8 @@ def run_bots(game_id: int, *, version: int | None = None, max_moves: int | None 
     last tells the commit that this loop plays on; the last one's commit queues a new bot
     turn if a bot is still to act. With `version`, a game that has moved on since (a stale
     task) is left alone; a change landing mid-loop ends it (its maker queued what follows).
+    With a person at the table (a pace to keep) it plays one move; its commit queues the
+    next turn after the pace.
     """
     max_moves = BOT_MOVES_PER_TASK if max_moves is None else max_moves
     moves = 0
@@ -57,7 +62,8 @@ def run_bots(game_id: int, *, version: int | None = None, max_moves: int | None 
         number = match.deal.to_act
         if number is None:
             break
-        seat = game.seats.filter(number=number).first()
+        seats = list(game.seats.order_by("number"))
+        seat = seats[number] if number < len(seats) else None
         if seat is None or not seat.is_bot:
             break
         if seat.stands_in and game.deadline and game.deadline > timezone.now():
@@ -66,7 +72,8 @@ def run_bots(game_id: int, *, version: int | None = None, max_moves: int | None 
         # A failed or refused bot move falls back to the timeout move (section 10).
         fallback = timeout_action(match.deal, number).token()
         token = bot_action(seat.bot_level, view) or fallback
-        plays_on = moves + 1 < max_moves
+        paced = bot_pace(seats, Move.Kind.BOT) > 0
+        plays_on = moves + 1 < max_moves and not paced
         try:
             play_seat(game_id, number, [token], game.version, by_bot=True,
                       bot_plays_on=plays_on)
@@ -80,4 +87,6 @@ def run_bots(game_id: int, *, version: int | None = None, max_moves: int | None 
             except StaleVersion:
                 break
         moves += 1
+        if paced:
+            break  # the commit queued the next turn, after the pace
     return moves

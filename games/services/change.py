@@ -33,7 +33,7 @@ from .access import Someone, can_view, find_game, need_user, own_seat, seats_of
 if TYPE_CHECKING:
     from accounts.models import Player
 from .errors import BadRequest, Conflict, Forbidden, NotFound, StaleVersion
-from .turn import bot_holds_initiative
+from .turn import bot_holds_initiative, bot_pace
 
 move_log = logging.getLogger("durak.move")  # one line per change of a game, after its commit
 
@@ -74,7 +74,8 @@ class Change:
              bot_plays_on: bool = False, fields: tuple[str, ...] | None = None) -> Game:
         """Save the game with the next version and log the change (`actions`, tokens, as
         made by `player`, by default the change's user, at `seat`); after the commit,
-        notify tells the table and, if a bot is to act, queues its turn.
+        notify tells the table and, if a bot is to act, queues its turn (after its pace,
+        turn.bot_pace, when people are at the table).
 
         `bot_plays_on`: the caller is a bot loop that plays the next bot move itself, so no
         bot turn is queued for this version. `fields`, the only columns the change touched,
@@ -87,8 +88,10 @@ class Change:
         Move.objects.create(game=game, seq=game.version, seat=seat, player=player,
                             actions=list(actions), kind=kind)
         bot_to_move = not bot_plays_on and bot_holds_initiative(game, seats)
+        delay = bot_pace(seats, kind) if bot_to_move else 0.0
         transaction.on_commit(
-            partial(notify.game_changed, game.pk, game.version, bot_to_move=bot_to_move),
+            partial(notify.game_changed, game.pk, game.version, bot_to_move=bot_to_move,
+                    bot_delay=delay),
             robust=True)
         people = [s.player_id for s in seats if s.player_id is not None]
         if game.challenged_id is not None and game.challenged_id not in people:

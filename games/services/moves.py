@@ -98,7 +98,8 @@ def play_seat(game_id: int | str, seat: object, tokens: object, version: object,
 
 # The columns a move changes (apply_move, set_turn, restart_clock): saved alone, not the row.
 MOVE_FIELDS = ("state", "status", "finished_at", "turn_seat", "turn_started", "deadline",
-               "reminders_sent", "paused_at", "next_reminder", "move_email_at", "timeout_marks")
+               "reminders_sent", "paused_at", "next_reminder", "move_email_at", "timeout_marks",
+               "last_move_mark")
 
 
 def apply_move(change: Change, seat: int, actions: list[Action], *, kind: str,
@@ -109,6 +110,8 @@ def apply_move(change: Change, seat: int, actions: list[Action], *, kind: str,
         raise IllegalMove(repeated)
     game, seats = change.game, change.seats
     match = game.match_in_play()
+    # Where this move begins in the deal's log: the table's "Last move" tells it alone.
+    mark = [match.deal_number, len(match.deal.history)]
     deal = match.deal.copy()
     leading = not deal.table
     bout = deal.bout
@@ -145,6 +148,7 @@ def apply_move(change: Change, seat: int, actions: list[Action], *, kind: str,
             raise IllegalMove(nth_card_refused(actions, i, reason)) from None
         applied.append(action)
     match.deal = deal
+    game.last_move_mark = mark
     now = timezone.now()
     restart_clock(game, now)  # a player on vacation who moves anyway
     charge_clock(game, seats[seat], now)

@@ -1,6 +1,6 @@
 """The turn clock: whose turn it is, when it began and its deadline (the time per move or
 the seat's bank, a stand-in's pace, a vacation's stopped clock), the reminders' times,
-and whether a computer player is to act now."""
+whether a computer player is to act now, and how long it waits first."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import random
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.utils import timezone
 
 from ..engine import Match
-from ..models import Game, Seat
+from ..models import Game, Move, Seat
 from .reminders import REMINDER_MIN_MOVE_TIME as SLOW_TURN
 from .reminders import first_reminder
 from .results import finish_match
@@ -94,3 +95,13 @@ def bot_holds_initiative(game: Game, seats: list[Seat] | None = None) -> bool:
     return (game.is_playing and game.turn_seat is not None
             and game.seats.filter(number=game.turn_seat, player__isnull=True)
             .exclude(bot_level="").exists())
+
+
+def bot_pace(seats: list[Seat], kind: str) -> float:
+    """Seconds a computer player waits before its move after a change of `kind`, so that
+    the people at the table see each card land (settings.BOT_PACE_SECONDS); half as long
+    after a person's own move, and none at a table of computers only."""
+    if not any(seat.player_id is not None for seat in seats):
+        return 0.0
+    pace = float(settings.BOT_PACE_SECONDS)
+    return pace / 2 if kind == Move.Kind.MOVE else pace

@@ -16,7 +16,7 @@ def heard(monkeypatch):
     """What notify.game_changed was told, in order."""
     calls = []
     monkeypatch.setattr(notify, "game_changed",
-                        lambda game_id, version, *, bot_to_move=False: calls.append(
+                        lambda game_id, version, *, bot_to_move=False, bot_delay=0.0: calls.append(
                             (game_id, version, bot_to_move)))
     return calls
 
@@ -50,7 +50,9 @@ def test_notify_queues_a_bot_turn_by_name_only_when_told(monkeypatch):
     notify.game_changed(7, 4, bot_to_move=False)
     assert queued == []
     notify.game_changed(7, 5, bot_to_move=True)
-    assert queued == [(7, 5)]
+    assert queued == [(7, 5, 0.0)]
+    notify.game_changed(7, 6, bot_to_move=True, bot_delay=0.8)
+    assert queued[-1] == (7, 6, 0.8)
     assert notify.BOT_TURN == tasks.bot_turn.name
 
 
