@@ -174,6 +174,14 @@ class Site:
 @pytest.fixture(scope="package")
 def site(django_db_setup):
     """Daphne and a Celery worker against the test database, for this package's tests."""
+    yield from serve()
+
+
+def serve(redis_db: int = E2E_REDIS_DB, label: str = "", **settings: str):
+    """Start Daphne and a Celery worker, with their own Redis database `redis_db`, logs
+    named with `label` and the environment's `settings` on top of this tier's, and yield
+    the Site; stop them after. (A module that needs other settings, say a bot's pace,
+    overrides `site` with it.)"""
     database_url = os.getenv("DATABASE_URL", "")
     redis_url = os.getenv("REDIS_URL", "")
     if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url:
@@ -189,13 +197,14 @@ def site(django_db_setup):
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "durak_site.settings",
         "DATABASE_URL": with_db(database_url, f"/{test_db}"),
-        "REDIS_URL": with_db(redis_url, f"/{E2E_REDIS_DB}"),
+        "REDIS_URL": with_db(redis_url, f"/{redis_db}"),
         "BOT_MOVE_BUDGET": "0.05",
         "ACCOUNT_RATE_LIMITS": "off",  # accounts.ratelimit: many sign-ups from 127.0.0.1
         "EMAIL_URL": f"smtp://127.0.0.1:{smtp_port}",  # the mails reach `inbox`
         "DEBUG": "false",  # as scripts/run: players' error pages, static files still served
         "SERVE_STATIC": "true",
         "PYTHONUNBUFFERED": "1",
+        **settings,
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the servers keep Django's safety check
     # No task or channel left in this tier's Redis database by an earlier run.
@@ -205,11 +214,11 @@ def site(django_db_setup):
     port = free_port()
     procs = []
     try:
-        daphne, daphne_log = spawn("daphne", [
+        daphne, daphne_log = spawn(f"daphne{label}", [
             sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
             "durak_site.asgi:application"], env)
         procs.append(daphne)
-        worker, worker_log = spawn("celery-worker", [
+        worker, worker_log = spawn(f"celery-worker{label}", [
             sys.executable, "-m", "celery", "-A", "durak_site", "worker", "--pool=solo",
             "--loglevel=info", "--without-gossip", "--without-mingle", "--without-heartbeat",
             "-n", f"e2e-{port}@%h"], env)
