@@ -144,6 +144,17 @@ def last_move(history: list[dict[str, Any]], name: Namer,
     }
 
 
+def my_timeout(history: list[dict[str, Any]], deal_number: int, seat: int,
+               marks: list[list[int]]) -> dict[str, Any] | None:
+    """The seat's latest action, if the site made it for them when their time ran out
+    (a timeout mark at it: clocks.timeout); else None."""
+    for index in range(len(history) - 1, -1, -1):
+        event = history[index]
+        if event.get("seat") == seat and event.get("type") in ACTIONS:
+            return event if [deal_number, index, seat] in marks else None
+    return None
+
+
 def around(seats: list[Seat], me: Seat | None) -> list[Seat]:
     """The other seats in the order they sit clockwise from the viewer's left (R2), so
     that the table draws them around; a spectator sees every seat from seat 0."""
@@ -222,6 +233,12 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None,
         mine = me is not None and me.number == last["seat"]
         last["line"] = " ".join([describe.site_move(first, None if mine else name(last["seat"])),
                                  *[line for line in lines[since + 1:] if line]])
+    # The reader's own latest move was the site's, made when their time ran out: said
+    # beside the last move while others have moved since.
+    timed_out = ""
+    if me is not None and not (last and last["seat"] == me.number):
+        own = my_timeout(view["history"], match.deal_number, me.number, game.timeout_marks)
+        timed_out = describe.site_move(own, None) if own is not None else ""
     for seat in seats:  # a resignation after the last card played is the last move
         if (seat.resigned_deal == match.deal_number and seat.resigned_event is not None
                 and seat.resigned_event >= len(view["history"])):
@@ -274,6 +291,7 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None,
         "bot_thinking": playing and view["to_act"] is not None
         and seats[view["to_act"]].is_bot and not seats[view["to_act"]].stands_in,
         "last_move": last,
+        "timed_out": timed_out,
         "opponents": len(seats) - (1 if me is not None else 0),
         "log": [line for line in reversed(lines) if line],
         "tally": tally,

@@ -182,11 +182,22 @@ def test_last_move_says_the_site_played_for_a_player_out_of_time(duel):
     theirs = client_for(seat_user(game, 1 - late)).get(table_url(game)).content.decode()
     assert last_move(theirs) == (
         f"Last move: The site played {label} for {name} (time ran out).")
-    # The next move is told as it is: the timeout was the move before.
+    assert "site-moved" not in mine  # not said twice
+    # The next move is told as it is; the late player still reads, beside it, what the
+    # site did for them, until they move themselves.
     answer = game.match().deal.legal_actions(1 - late)[0].token()
     game = services.play(game.pk, seat_user(game, 1 - late), [answer], game.version)
-    assert "time ran out" not in last_move(
-        client_for(seat_user(game, late)).get(table_url(game)).content.decode())
+    mine = client_for(seat_user(game, late)).get(table_url(game)).content.decode()
+    assert "time ran out" not in last_move(mine)
+    assert (f'<p class="site-moved">The site played {label} for you (time ran out).</p>'
+            in mine)
+    theirs = client_for(seat_user(game, 1 - late)).get(table_url(game)).content.decode()
+    assert "site-moved" not in theirs
+    if game.turn_seat == late:
+        move = game.match().deal.legal_actions(late)[0].token()
+        game = services.play(game.pk, seat_user(game, late), [move], game.version)
+        mine = client_for(seat_user(game, late)).get(table_url(game)).content.decode()
+        assert "site-moved" not in mine
 
 
 def test_a_timeout_take_and_pass_are_told_too(duel):
