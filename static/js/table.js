@@ -157,6 +157,10 @@
       face.classList.add("small");
       face.classList.remove("last");
       choice.appendChild(face);
+      var words = document.createElement("span");  // "Beat 7♠": a choice in words too
+      words.className = "choice-words";
+      words.textContent = (form.dataset.beatChoice || "").replace("{}", attack.querySelector(".corner").textContent);
+      choice.appendChild(words);
       choice.addEventListener("click", function () { beatWith(form, radio, play); });
       box.appendChild(choice);
     });
@@ -222,29 +226,11 @@
   });
 
   // ------------------------------------------------------------- your turn, the last move
-  // The tab's title and icon say when it is your move; an optional short sound (off
-  // unless the player switches it on: remembered in this browser); the live region
-  // #announcer (outside the swapped table) tells screen readers each new move.
+  // The tab's title and icon say when it is your move (the sounds: static/js/sound.js); the
+  // live region #announcer (outside the swapped table) tells screen readers each new move.
   var baseTitle = document.title, icon = document.querySelector("link[rel=icon]");
   var baseIcon = icon ? icon.getAttribute("href") : "";
-  var wasMyTurn = null, announced = null, SOUND = "durak-sound";
-
-  function soundOn() {
-    try { return localStorage.getItem(SOUND) === "on"; } catch (e) { return false; }
-  }
-  function beep() {
-    var Audio = window.AudioContext || window.webkitAudioContext;
-    if (!Audio) return;
-    try {
-      var ctx = new Audio(), osc = ctx.createOscillator(), gain = ctx.createGain();
-      osc.frequency.value = 660;
-      gain.gain.setValueAtTime(0.08, ctx.currentTime);
-      gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.25);
-      osc.connect(gain).connect(ctx.destination);
-      osc.start();
-      osc.stop(ctx.currentTime + 0.25);
-    } catch (e) { /* no sound, no harm */ }
-  }
+  var announced = null;
 
   function showTurn() {
     var table = document.getElementById("table");
@@ -252,27 +238,12 @@
     var mine = table.hasAttribute("data-my-turn");
     document.title = mine ? "(1) " + table.dataset.turnTitle : baseTitle;
     if (icon) icon.setAttribute("href", mine ? baseIcon.replace("favicon.svg", "favicon-turn.svg") : baseIcon);
-    if (mine && wasMyTurn === false && soundOn()) beep();
-    wasMyTurn = mine;
 
-    var toggle = table.querySelector(".sound-toggle");
-    if (toggle) {
-      toggle.hidden = false;
-      toggle.setAttribute("aria-pressed", soundOn() ? "true" : "false");
-    }
     var line = table.querySelector(".last-move"), announcer = document.getElementById("announcer");
     var text = line ? line.textContent.replace(/\s+/g, " ").trim() : "";
     if (announcer && announced !== null && text && text !== announced) announcer.textContent = text;
     announced = text;
   }
-  document.addEventListener("click", function (event) {
-    var toggle = event.target.closest && event.target.closest(".sound-toggle");
-    if (!toggle) return;
-    var on = !soundOn();
-    try { localStorage.setItem(SOUND, on ? "on" : "off"); } catch (e) { /* private mode */ }
-    toggle.setAttribute("aria-pressed", on ? "true" : "false");
-    if (on) beep();
-  });
   document.addEventListener("htmx:load", showTurn);
   document.addEventListener("DOMContentLoaded", showTurn);
 

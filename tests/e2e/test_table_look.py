@@ -141,7 +141,7 @@ def test_the_turn_sound_is_off_until_switched_on_and_remembered(
     person = helpers.log_in(new_page, "pia")
     page = person.page
     open_table(person, game.pk, "(s) => s.mine")
-    toggle = page.get_by_role("button", name="Sound on my turn")
+    toggle = page.get_by_role("button", name="Sounds")
     expect(toggle).to_have_attribute("aria-pressed", "false")
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "true")

@@ -41,7 +41,7 @@ def test_spectators_see_no_hand_at_all(duel, persona, request):
     assert r.status_code == 200
     body = r.content.decode()
     assert "Your hand" not in body
-    assert "Sound on my turn" not in body  # a spectator has no turn
+    assert "sound-toggle" not in body  # a spectator has no turn
     assert_no_leak(body, duel.match().deal, None)
 
 
