@@ -106,13 +106,14 @@ def test_a_card_played_glides_onto_the_table_and_a_finished_bout_flies_to_the_di
 
 def test_nothing_moves_with_reduced_motion(new_page, django_user_model, monkeypatch):
     _olga, _game, person = beat_the_lead(new_page, django_user_model, monkeypatch,
-                                         reduced_motion="reduce")
+                                         viewport=SIZES["desktop"], reduced_motion="reduce")
     page = person.page
     told = stories(page)[-1]  # the story is told (for the sounds), with no flight
     assert told["flights"] == 0 and told["ghosts"] == 0, told
     assert page.evaluate("() => document.getAnimations().filter((a) => a.id === 'motion').length") == 0
     assert page.evaluate("() => document.documentElement.dataset.flights") is None
     assert not page.evaluate("() => document.documentElement.classList.contains('motion')")
+    shoot(page, "motion-reduced-desktop", SIZES["desktop"])
 
 
 # Every tone the page starts: the frequency of each oscillator started.
@@ -157,8 +158,27 @@ def test_a_tone_sounds_on_my_turn_when_the_switch_is_on_and_the_choice_stays(
     send_move(person, lambda: hand(page, "9S").click())
     wait_state(person, "(s, v) => s.version > v && !s.mine", version)
     assert page.evaluate("() => window.tones") == []
+    page.evaluate(WATCH_JS)
     game = services.play(game.pk, olga, ["attack:7C", "pass"], person.version)
     page.evaluate(REFRESH_JS, f"/games/{game.pk}/")
     wait_state(person, "(s) => s.mine")
     page.wait_for_function("() => window.tones.length === 2")
     assert page.evaluate("() => window.tones") == [660, 880]
+    told = stories(page)[-1]  # olga's 7♣ came from her seat
+    assert told["player"] == "0" and "7C" in told["cards"], told
+
+    # Pia takes; once olga adds nothing, the three cards glide into pia's hand, with the
+    # take's tone (and no turn's: olga leads again).
+    page.evaluate("() => { window.tones = []; }")
+    version = person.version
+    send_move(person, page.get_by_role("button", name="Take the cards").click)
+    state = wait_state(person, "(s, v) => s.version > v", version)
+    if state["table"]:
+        services.play(game.pk, olga, ["pass"], state["version"])
+        page.evaluate(REFRESH_JS, f"/games/{game.pk}/")
+        state = wait_state(person, "(s) => s.table.length === 0")
+    assert {"7S", "9S", "7C"} <= set(state["hand"])
+    told = stories(page)[-1]
+    assert told["take"] and {"7S", "9S", "7C"} <= set(told["cards"]), told
+    page.wait_for_function("() => window.tones.length === 2")
+    assert page.evaluate("() => window.tones") == [392, 294]
