@@ -38,7 +38,8 @@
     note.className = "drop-note";
     note.setAttribute("role", "status");
     note.textContent = text;
-    hand.before(note);
+    var legend = hand.querySelector("legend");
+    hand.insertBefore(note, legend ? legend.nextSibling : hand.firstChild);  // above the cards
   }
   function unsay() {
     if (note) note.remove();

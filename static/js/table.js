@@ -183,7 +183,8 @@
     cancel.textContent = form.dataset.cancel;
     cancel.addEventListener("click", function () { closeAsk(form); button.focus(); });
     box.appendChild(cancel);
-    button.closest("fieldset").before(box);
+    var hand = button.closest("fieldset"), legend = hand.querySelector("legend");
+    hand.insertBefore(box, legend ? legend.nextSibling : hand.firstChild);  // above the cards, not on them
     box.querySelector("button").focus();
   }
   document.addEventListener("click", function (event) {

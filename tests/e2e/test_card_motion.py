@@ -23,7 +23,11 @@ WATCH_JS = """() => {
   document.addEventListener('durak:story', (event) => {
     const flights = document.getAnimations().filter((a) => a.id === 'motion');
     window.stories.push(Object.assign({}, event.detail, {
-      flights: flights.length, ghosts: document.querySelectorAll('.flight-ghost').length,
+      flights: flights.length,
+      ghosts: [...document.querySelectorAll('.flight-ghost')].filter((g) => {
+        const r = g.getBoundingClientRect();  // drawn on the screen, where the card was
+        return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight;
+      }).length,
       cards: flights.map((a) => a.effect.target.dataset.card).filter(Boolean)}));
     if (window.freeze) flights.forEach((a) => { a.pause(); a.currentTime = 180; });
   });
@@ -90,7 +94,6 @@ def test_a_card_played_glides_onto_the_table_and_a_finished_bout_flies_to_the_di
 
     # Olga passes: the bout goes to the discard pile, and each draws a card from the talon
     # (pia the 8♠). The table's own check brings it, over HTTP.
-    page.evaluate("() => { window.freeze = false; }")
     services.play(game.pk, olga, ["pass"], person.version)
     version = person.version
     page.evaluate(REFRESH_JS, f"/games/{game.pk}/")
@@ -100,6 +103,8 @@ def test_a_card_played_glides_onto_the_table_and_a_finished_bout_flies_to_the_di
     assert told["discarded"] and not told["take"], told
     assert told["ghosts"] == 2, told  # the 7♠ and the 9♠ on their way to the pile
     assert "8S" in told["cards"], told  # from the talon into pia's hand
+    page.screenshot(path=SCREENSHOTS / "motion-to-the-discard-mid-flight-phone.png")
+    page.evaluate("() => document.getAnimations().forEach((a) => a.id === 'motion' && a.play())")
     page.wait_for_function("() => !document.querySelector('.flight-ghost')")
     assert page.evaluate("() => Number(document.documentElement.dataset.flights)") >= 5
 

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import RulePreset
+from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.helpers import PASSWORD, open_table, quiet_notify, wait_state
 from tests.e2e.test_choosing_cards import log_in, stacked_game
 from tests.e2e.test_click_to_play import TRANSFER_DECK
@@ -35,11 +36,15 @@ def spot(locator):
     return box["x"] + 9, box["y"] + box["height"] / 2
 
 
-def drag_with_mouse(page, card, onto):
+def drag_with_mouse(page, card, onto, picture=None):
     page.mouse.move(*spot(card))
     page.mouse.down()
     x, y = spot(onto)
     page.mouse.move(x, y, steps=8)
+    ghost = page.locator("body > .drag-ghost").bounding_box()  # the card under the pointer
+    assert ghost["x"] < x < ghost["x"] + ghost["width"] and ghost["y"] < y < ghost["y"] + ghost["height"]
+    if picture:
+        page.screenshot(path=SCREENSHOTS / f"{picture}.png")
     page.mouse.up()
 
 
@@ -85,7 +90,7 @@ def test_a_card_dragged_onto_an_attack_card_beats_it(new_page, django_user_model
     expect(note).to_have_text("The 7♠ is already beaten.")
 
     # With the mouse: the J♣ onto the 7♣ beats it; the 7♦ waits.
-    drag_with_mouse(page, hand(page, "JC"), attack(page, "7C"))
+    drag_with_mouse(page, hand(page, "JC"), attack(page, "7C"), "table-dragging-phone")
     state = wait_state(person, "(s, v) => s.version > v", state["version"])
     assert not state["message"], state["message"]
     assert state["table"] == ["7S", "9S", "7C", "JC", "7D"]
