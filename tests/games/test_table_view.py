@@ -61,6 +61,18 @@ def test_the_table_shows_seats_roles_trump_and_counts(duel, alice_client):
     assert "The trump card is" in body  # the deal's log in words
 
 
+def test_the_table_marks_where_cards_are_for_its_motion(duel, alice_client):
+    """static/js/motion.js compares two tables by these marks: each seat's card count, the
+    talon's and the discard pile's, and the deal's number."""
+    body = alice_client.get(table_url(duel)).content.decode()
+    view = duel.match().deal.view(0)
+    for n, size in enumerate(view["hand_sizes"]):
+        assert f'data-seat="{n}" data-cards="{size}"' in body
+    assert f'data-pile="talon" data-count="{view["talon_size"]}" data-trump="{view["trump"]}"' in body
+    assert 'data-pile="discard" data-count="0"' in body
+    assert 'data-deal="1"' in body and "data-ended" not in body
+
+
 def test_the_seat_to_act_gets_its_legal_moves_as_controls(duel):
     from .conftest import client_for, to_act
 
