@@ -1,7 +1,7 @@
 """Cards move on the table (static/js/motion.js): a card played glides from the hand onto
 the table, cards of a finished bout fly to the discard pile and a card drawn comes from the
-talon; with prefers-reduced-motion nothing moves. The sounds (static/js/sound.js): a tone
-on your turn when the switch is on, none when it is off. Dealt from the stacked deck of
+talon; with prefers-reduced-motion nothing moves. The sounds (static/js/sound.js): tones
+for your turn, a take and the end when the switch is on, none when it is off. Dealt from the stacked deck of
 test_choosing_cards (hearts are trump)."""
 
 import pytest
@@ -133,7 +133,7 @@ TONES_JS = """(() => {
 })();"""
 
 
-def test_a_tone_sounds_on_my_turn_when_the_switch_is_on_and_the_choice_stays(
+def test_tones_sound_for_my_turn_a_take_and_the_end_when_the_switch_is_on(
         new_page, django_user_model, monkeypatch):
     olga = django_user_model.objects.create_user(username="olga", password=PASSWORD)
     _pia, person = log_in(new_page, django_user_model, "pia")
@@ -187,3 +187,12 @@ def test_a_tone_sounds_on_my_turn_when_the_switch_is_on_and_the_choice_stays(
     assert told["take"] and {"7S", "9S", "7C"} <= set(told["cards"]), told
     page.wait_for_function("() => window.tones.length === 2")
     assert page.evaluate("() => window.tones") == [392, 294]
+
+    # Olga resigns: the match is over, and its three rising tones sound.
+    page.evaluate("() => { window.tones = []; }")
+    services.resign(game.pk, olga)
+    page.evaluate(REFRESH_JS, f"/games/{game.pk}/")
+    wait_state(person, "(s) => s.over")
+    page.wait_for_function("() => window.tones.length === 3")
+    assert page.evaluate("() => window.tones") == [523, 659, 784]
+    assert stories(page)[-1]["ended"]
