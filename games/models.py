@@ -296,6 +296,9 @@ class Game(Invited, Clocked, models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(100)],
         help_text=_("Only players who finished at least this share of their recent games "
                     "without a timeout may sit down (percent)."))
+    lesson = models.BooleanField(
+        _("lesson"), default=False,
+        help_text=_("A first deal against the computer that explains the game as it goes."))
     rematch = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
                                 related_name="rematch_of", verbose_name=_("rematch"),
                                 help_text=_("The table the same players opened after this one."))

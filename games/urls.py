@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/mine/", lobby.my_games, name="my_games"),
     path("games/next/", lobby.next_game, name="next_game"),
     path("games/quick/", lobby.quick_match, name="quick_match"),
+    path("learn/", lobby.learn, name="learn"),
     path("games/challenge/", lobby.challenge, name="challenge"),
     path("games/<int:game_id>/challenge/", lobby.answer_challenge, name="answer_challenge"),
     path("games/vacation/", lobby.vacation, name="vacation"),

@@ -43,6 +43,7 @@ from ..models import ChatMessage, Game, Seat
 from ..services.access import Someone
 from . import outcome
 from .cache import Kept
+from .lesson import lesson_context
 from .table import table_context
 
 CSRF_MARK = "csrf-token-of-this-reader"  # replaced by each reader's own token
@@ -86,6 +87,7 @@ def reader_context(game: Game, user: Someone, *, invite: str, message: str | Non
                and s.player_id == user.pk), None)
     match = game.match()  # parsed once for the whole table
     ctx = table_context(game, seats, me, match)
+    ctx.update(lesson_context(game, me, ctx["view"]))
     ctx.update(outcome.result_context(game, seats, me, ctx, match))
     ctx.update(_helpers(game, seats, me, ctx))
     invite = invite if game.private and invite == game.invite_token else ""

@@ -43,6 +43,7 @@ from .errors import (
     StaleVersion,
     TimeRanOut,
 )
+from .lesson import offers_lesson, start_lesson, unfinished_lesson
 from .lobby import (
     LEVELS,
     MAX_DEALS,
@@ -74,6 +75,7 @@ __all__ = [
     "NotYourTurn", "StaleVersion", "TimeRanOut",
     "LEVELS", "MAX_DEALS", "abort_game", "create_game", "join_game", "leave_game",
     "resume_seat", "start_game",
+    "offers_lesson", "start_lesson", "unfinished_lesson",
     "MAX_ACTIONS", "play_seat", "read_move",
     "REFUSALS", "refusal_message",
     "REMINDER_MIN_MOVE_TIME", "send_reminders",

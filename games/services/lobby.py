@@ -47,8 +47,10 @@ def new_match(rules: Rules, *, deals: int | None = None, loss_limit: int | None 
     return Match(rules, deals=deals, loss_limit=loss_limit, seed=secrets.token_hex(16))
 
 
-def start_match(game: Game, seats: list[Seat], now: datetime | None = None) -> None:
-    """Fill empty seats with bots and deal the first deal."""
+def start_match(game: Game, seats: list[Seat], now: datetime | None = None, *,
+                seed: str | None = None) -> None:
+    """Fill empty seats with bots and deal the first deal (from `seed` when given: the
+    lesson's arranged deal)."""
     for seat in seats:
         if seat.is_empty:
             seat.bot_level = game.fill_bot_level
@@ -57,7 +59,9 @@ def start_match(game: Game, seats: list[Seat], now: datetime | None = None) -> N
         for seat in seats:
             seat.bank = game.bank_time
         Seat.objects.bulk_update(seats, ["bank"])
-    match = new_match(game.get_rules(), deals=game.deals, loss_limit=game.loss_limit)
+    match = (new_match(game.get_rules(), deals=game.deals, loss_limit=game.loss_limit)
+             if seed is None else
+             Match(game.get_rules(), deals=game.deals, loss_limit=game.loss_limit, seed=seed))
     game.state = match.to_json()
     game.status = Game.Status.PLAYING
     game.started_at = now or timezone.now()
@@ -70,12 +74,14 @@ def create_game(creator: Someone, preset: RulePreset | None, *, players: int,
                 time_control: str | None = None, move_time: timedelta | None = None,
                 bank_time: timedelta | None = None, increment: timedelta | None = None,
                 private: bool = False, rated: bool = True,
-                min_reliability: int | None = None) -> Game:
+                min_reliability: int | None = None, lesson: bool = False,
+                seed: str | None = None) -> Game:
     """A new table with the creator in seat 0 and bots in the last seats.
 
     `bots` is a list of levels for seats to fill, or a count of `bot_level` bots. A table
     with no empty seat starts at once. The time control and its times default to the
-    preset's. A casual game (`rated=False`) moves no rating.
+    preset's. A casual game (`rated=False`) moves no rating. A `lesson` is dealt from
+    `seed` (services/lesson.py).
     """
     maker = need_user(creator)
     if not isinstance(preset, RulePreset) or not preset.active:
@@ -109,7 +115,7 @@ def create_game(creator: Someone, preset: RulePreset | None, *, players: int,
             preset=preset, rules=rules.to_dict(), players=players, deals=deals,
             loss_limit=loss_limit, **clock, fill_bot_level=bot_level,
             private=bool(private), rated=bool(rated), created_by=maker,
-            min_reliability=min_reliability,
+            min_reliability=min_reliability, lesson=bool(lesson),
         )
         first_bot = players - len(levels)
         seats = [
@@ -121,7 +127,7 @@ def create_game(creator: Someone, preset: RulePreset | None, *, players: int,
         Seat.objects.bulk_create(seats)
         change = new_change(game, maker)
         if not any(seat.is_empty for seat in change.seats):
-            start_match(game, change.seats)
+            start_match(game, change.seats, seed=seed)
         return change.save(Move.Kind.SYSTEM, ["create"], seat=0)
 
 

@@ -38,8 +38,8 @@ def set_turn(game: Game, match: Match, now: datetime | None, seats: list[Seat]) 
         game.deadline = now + turn_allowance(game, to_act, seats)
     game.reminders_sent = 0
     game.paused_at = game.next_reminder = game.move_email_at = None
-    if game.deadline is None or game.turn_seat is None:
-        return
+    if game.deadline is None or game.turn_seat is None or game.lesson:
+        return  # a lesson is played when its learner likes: no reminders, no mails
     seat = seats[game.turn_seat]
     if seat.stands_in:
         # A stand-in moves at a person's pace, within the seat's time (the sweep wakes it).

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, F, Q
+from django.http import HttpResponseNotAllowed
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -49,6 +53,7 @@ def _lobby(request, form=None, status=200, *, quick=None, challenge=None):
         "challenge": challenge or ChallengeForm(),
         "live_page": "lobby",  # games.live.nav refreshes the open tables
         "tournaments": listed(),
+        "learn": services.offers_lesson(request.user),  # a newcomer: the lesson on top
     }
     template = "games/lobby.html"
     if wants_partial(request) and request.htmx.target == "open-games":
@@ -106,6 +111,28 @@ def create(request):
     if game_id is None:
         return _lobby(request, form, status=status)
     return to_table(request, Game(pk=game_id))
+
+
+def learn(request):
+    """The lesson ("Learn Durak in five minutes"). GET: what it is, with its start button
+    (a visitor is asked to sign up or log in first); POST: the lesson's table, the
+    unfinished one if there is one."""
+    if request.method not in ("GET", "POST"):
+        return HttpResponseNotAllowed(["GET", "POST"])
+    if request.method == "POST" and request.user.is_authenticated:
+        try:
+            return to_table(request, services.start_lesson(request.user))
+        except services.GameError as exc:
+            return render(request, "games/learn.html", {"error": exc.message},
+                          status=exc.status)
+    if request.method == "POST":
+        return redirect_to_login(reverse("learn"))
+    here = reverse("learn")
+    return render(request, "games/learn.html", {
+        "resume": services.unfinished_lesson(request.user),
+        "login_url": f"{reverse('login')}?{urlencode({'next': here})}",
+        "signup_url": f"{reverse('signup')}?{urlencode({'next': here})}",
+    })
 
 
 @require_POST
