@@ -21,6 +21,11 @@ from ..engine import Card, View
 from ..models import Game, Seat
 
 BOUT_END = ("discard", "pick_up")
+
+
+def _goal() -> str:
+    return _("The goal: get rid of all your cards. Whoever is left holding cards at the end "
+             "is the durak, the fool.")
 ACTIONS = ("attack", "defend", "take", "pass", "transfer")
 
 
@@ -96,6 +101,8 @@ def _after_bout(history: list[dict[str, Any]], seat: int, talon: int,
                        "the attacker first."))
     elif not talon:
         lines.append(_("The talon is empty, so nobody draws any more: get rid of your cards."))
+    if sum(e.get("type") in BOUT_END for e in history) == 1:  # once the first bout is over
+        lines.append(_goal())
     return lines
 
 
@@ -109,8 +116,6 @@ def lesson(view: View, seat: int) -> Lesson:
     my_turn = view["to_act"] == seat
     can_attack = any(t.startswith("attack:") for t in legal)
     can_defend = any(t.startswith("defend:") for t in legal)
-    goal = _("The goal: get rid of all your cards. Whoever is left holding cards at the end "
-             "is the durak, the fool.")
 
     if view["is_over"]:
         won = view["loser"] != seat and not view["is_draw"]
@@ -120,7 +125,7 @@ def lesson(view: View, seat: int) -> Lesson:
             title = _("You got rid of your cards: the computer is the durak!")
         else:
             title = _("The computer got rid of its cards first: you are the durak this time.")
-        return Lesson("end", title, [goal, _("You have seen the attack, beating, throwing in "
+        return Lesson("end", title, [_goal(), _("You have seen the attack, beating, throwing in "
                                              "and taking: that is the whole game.")],
                       over=True, won=won)
 
@@ -131,8 +136,8 @@ def lesson(view: View, seat: int) -> Lesson:
                           and e.get("seat") == seat), None)
             lines = [_("You hold the lowest trump, %(card)s, so you attack first.") % {
                 "card": describe.label(shown)}] if shown else []
-            lines += [_("Tap a card to attack with it. Lead a low card: keep trumps and high "
-                        "cards for beating."), goal]
+            lines.append(_("Tap a card to attack with it. Lead a low card: keep trumps and "
+                           "high cards for beating."))
             return Lesson("lead-first", _("Your attack"), lines, trump=_trump(view))
         return Lesson("lead", _("Your attack"), [*before, _("Tap a card to attack with it: "
                                                            "the computer must beat it or take it.")])
