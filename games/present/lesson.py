@@ -48,6 +48,15 @@ def _ranks(view: View) -> str:
     return ", ".join(describe.rank_letter(rank) for rank in ranks)
 
 
+def _how_to_add(view: View) -> str:
+    """How the page takes a throw-in: one card plays on a tap; where several may go, taps
+    choose them and a button plays them (the table's form, games/present/table.py)."""
+    if view["limit"] - len(view["table"]) > 1:
+        return _("Tap the cards you add, then “Play selected”; or tap “Pass” when you are "
+                 "done.")
+    return _("Tap the card to add it, or tap “Pass” when you are done.")
+
+
 def _trump(view: View) -> str:
     suit = describe.suit_name(view["trump"])
     if view["trump_card"]:
@@ -145,7 +154,7 @@ def lesson(view: View, seat: int) -> Lesson:
         lines = [_("The computer takes the cards. Before it picks them up you may add cards "
                    "of a rank already on the table (%(ranks)s): it takes those too.")
                  % {"ranks": _ranks(view)}]
-        lines.append(_("Tap such a card, or tap “Pass” when you are done.") if can_attack
+        lines.append(_how_to_add(view) if can_attack
                      else _("You have no card of those ranks: tap “Pass”."))
         return Lesson("add-to-take", _("The computer takes"), lines)
     if my_turn and view["attacker"] == seat:
@@ -153,8 +162,9 @@ def lesson(view: View, seat: int) -> Lesson:
         lines = [_beaten_how(defence, trump, seat)] if defence else []
         if can_attack:
             lines.append(_("You may throw in another card of a rank already on the table "
-                           "(%(ranks)s); it must be beaten too. Or tap “Pass”: then the cards "
-                           "go to the discard pile.") % {"ranks": _ranks(view)})
+                           "(%(ranks)s); it must be beaten too. If you pass, the cards go to "
+                           "the discard pile.") % {"ranks": _ranks(view)})
+            lines.append(_how_to_add(view))
         else:
             lines.append(_("You have no card of a rank on the table (%(ranks)s) to throw in: "
                            "tap “Pass”, and the beaten cards go to the discard pile.")

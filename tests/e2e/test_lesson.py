@@ -67,6 +67,7 @@ def test_a_newcomer_learns_durak_from_the_lobby_by_playing_the_lesson(new_page):
     choose_language("ru")
     expect(lesson.locator("h2")).to_have_text("Ваша атака")
     expect(lesson).to_contain_text("У вас младший козырь, 7♥, поэтому вы ходите первым.")
+    page.screenshot(path=SCREENSHOTS / "lesson-phone-390-ru.png", animations="disabled")
     choose_language("en")
     expect(lesson.locator("h2")).to_have_text("Your attack")
 

@@ -131,7 +131,7 @@ def test_after_a_beat_in_suit_the_lesson_offers_the_throw_in():
     assert said.step == "throw-in"
     assert "The computer beat 9♠ with Q♠: a higher card of the same suit." in text
     assert "throw in another card of a rank already on the table (9, Q)" in text
-    assert "Pass" in text
+    assert "Tap the cards you add, then “Play selected”; or tap “Pass”" in text
 
 
 def test_a_beat_with_a_trump_is_explained_as_one():
@@ -171,7 +171,8 @@ def test_when_the_computer_takes_the_learner_may_add_cards():
     said, text = words(deal)
     assert said.step == "add-to-take"
     assert said.title == "The computer takes"
-    assert "(9)" in text and "Tap such a card" in text  # 9♠ may go with it
+    assert "(9)" in text  # 9♠ may go with it
+    assert "Tap the cards you add, then “Play selected”" in text  # up to five may go
 
 
 def test_after_the_bout_the_refill_and_the_next_attack_are_explained():
@@ -308,3 +309,10 @@ def test_the_lesson_words_follow_the_moves_at_the_table(alice):
 def test_other_games_have_no_lesson_panel(duel):
     page = client_for(duel.seats.get(number=0).player).get(f"/games/{duel.pk}/")
     assert 'id="lesson"' not in page.content.decode()
+
+
+def test_where_one_card_more_may_go_a_tap_adds_it():
+    from games.present.lesson import _how_to_add
+
+    assert _how_to_add({"limit": 2, "table": [["9S", "QS"]]}) == (
+        "Tap the card to add it, or tap “Pass” when you are done.")
