@@ -316,3 +316,25 @@ def test_where_one_card_more_may_go_a_tap_adds_it():
 
     assert _how_to_add({"limit": 2, "table": [["9S", "QS"]]}) == (
         "Tap the card to add it, or tap “Pass” when you are done.")
+
+
+def test_a_lesson_played_to_the_end_finishes_and_replays(alice):
+    """The learner plays as the lesson tells, the computer answers; the finished lesson is
+    a finished game, replayed from its seed and its moves."""
+    from games.present import replay
+
+    game = services.start_lesson(alice)
+    for _ in range(200):
+        game.refresh_from_db()
+        if not game.is_playing:
+            break
+        deal = game.match().deal
+        if deal.to_act == BOT:
+            services.run_bots(game.pk)  # what the Celery task does after the commit
+            continue
+        services.play(game.pk, alice, [learner_move(deal).token()], game.version)
+    assert game.status == Game.Status.FINISHED
+    assert replay.replayed(game).to_json() == game.match().to_json()
+    page = client_for(alice).get(f"/games/{game.pk}/").content.decode()
+    assert 'data-step="end"' in page and "Play a real game" in page
+    assert "Learn Durak in five minutes" not in client_for(alice).get("/").content.decode()
