@@ -18,6 +18,7 @@ from tests.e2e.helpers import (
     wait_version_above,
     watch,
 )
+from tests.e2e.test_accessibility import serious
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -36,6 +37,7 @@ def test_a_newcomer_learns_durak_from_the_lobby_by_playing_the_lesson(new_page):
 
     offer = page.locator("section.learn")
     expect(offer).to_contain_text("New to Durak?")
+    assert serious(page) == []
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SCREENSHOTS / "lesson-lobby-phone-390.png", animations="disabled")
     offer.get_by_role("button", name="Learn Durak in five minutes").click()
@@ -50,6 +52,7 @@ def test_a_newcomer_learns_durak_from_the_lobby_by_playing_the_lesson(new_page):
     expect(lesson).to_contain_text("The card under the talon, 6♥, sets the trump suit: hearts.")
     state = wait_my_turn_or_over(nina)
     assert sorted(state["hand"]) == sorted(["9S", "7H", "9D", "TD", "JD", "JC"])
+    assert serious(page) == []
     page.screenshot(path=SCREENSHOTS / "lesson-phone-390.png", animations="disabled")
     box = lesson.bounding_box()
     assert box and box["y"] + box["height"] <= PHONE["height"], "the lesson is on the first screen"
@@ -120,6 +123,10 @@ def test_a_newcomer_learns_durak_from_the_lobby_by_playing_the_lesson(new_page):
     wait_state(nina, "(s) => s.over")
     lesson.get_by_role("link", name="Play a real game").click()
     page.wait_for_url("**/#quick-title")
+    page.goto("/learn/")  # the lesson's page, for anyone
+    expect(page.get_by_role("heading", level=1)).to_have_text("Learn Durak in five minutes")
+    assert serious(page) == []
+    page.goto("/")
     # A finished game: the lobby no longer puts the lesson first, but it is still reachable.
     expect(page.locator("section.learn")).to_have_count(0)
     expect(page.get_by_role("link", name="Learn to play: one deal explained as you play it")
