@@ -53,13 +53,15 @@ def _lobby(request, form=None, status=200, *, quick=None, challenge=None):
         "challenge": challenge or ChallengeForm(),
         "live_page": "lobby",  # games.live.nav refreshes the open tables
         "tournaments": listed(),
-        "learn": services.offers_lesson(request.user),  # a newcomer: the lesson on top
     }
     template = "games/lobby.html"
     if wants_partial(request) and request.htmx.target == "open-games":
         template += "#open_games"
     elif wants_partial(request) and request.htmx.target == "create-game":
         template += "#create_form"
+    else:  # the whole page: a newcomer finds the lesson on top
+        ctx["learn"] = services.offers_lesson(request.user)
+        ctx["lesson"] = services.unfinished_lesson(request.user) if ctx["learn"] else None
     return render(request, template, ctx, status=status)
 
 

@@ -262,6 +262,8 @@ def test_starting_a_lesson_again_resumes_the_unfinished_one(alice):
 def test_the_lobby_offers_the_lesson_only_to_players_with_no_finished_game(alice, bob):
     newcomer = client_for(alice).get("/").content.decode()
     assert "Learn Durak in five minutes" in newcomer and 'action="/learn/"' in newcomer
+    services.start_lesson(alice)
+    assert "Go on with the lesson" in client_for(alice).get("/").content.decode()
     game = services.start_lesson(bob)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     player = client_for(bob).get("/").content.decode()
