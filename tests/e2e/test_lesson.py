@@ -121,6 +121,7 @@ def test_a_newcomer_learns_durak_from_the_lobby_by_playing_the_lesson(new_page):
     expect(lesson).to_contain_text("durak")
     expect(lesson.get_by_role("link", name="Play a real game")).to_be_visible()
     wait_state(nina, "(s) => s.over")
+    page.screenshot(path=SCREENSHOTS / "lesson-end-phone-390.png", animations="disabled")
     lesson.get_by_role("link", name="Play a real game").click()
     page.wait_for_url("**/#quick-title")
     page.goto("/learn/")  # the lesson's page, for anyone
