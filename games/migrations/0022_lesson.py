@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0020_min_reliability'),
+        ('games', '0021_last_move_mark'),
     ]
 
     operations = [
