@@ -382,6 +382,13 @@ class Seat(models.Model):
     # The game's version this seat's player was last sent a push notification about
     # (games.services.push): at most one per game per move, claimed by a conditional update.
     pushed_version = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    # Standing orders (games.services.orders): the site passes or takes for the seat's
+    # player on their turn when an order fits. Seen by that player alone; the deal's end
+    # clears them. `auto_moves`: the events of this deal's history the orders played.
+    auto_pass = models.BooleanField(_("pass automatically when only throwing in is left"),
+                                    default=False)
+    auto_take = models.BooleanField(_("take automatically when unable to beat"), default=False)
+    auto_moves = models.JSONField(default=list, blank=True, editable=False)
 
     class Meta:
         ordering = ("game", "number")
@@ -435,6 +442,7 @@ class Move(models.Model):
         TIMEOUT = "timeout", _("timeout")
         BOT = "bot", _("bot")
         SYSTEM = "system", _("system")
+        ORDER = "order", _("standing order")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField(_("number"))

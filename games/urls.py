@@ -30,6 +30,7 @@ urlpatterns = [
     path("games/<int:game_id>/claim/", table.claim, name="claim"),
     path("games/<int:game_id>/play/", table.play, name="play"),
     path("games/<int:game_id>/hint/", table.hint, name="hint"),
+    path("games/<int:game_id>/orders/", table.orders, name="orders"),
     path("games/<int:game_id>/replay/", history.replay_page, name="replay"),
     path("games/<int:game_id>/review/", history.ask_review, name="ask_review"),
     path("games/<int:game_id>/export.json", history.export_game, name="export_game"),

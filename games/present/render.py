@@ -44,6 +44,7 @@ from ..services.access import Someone
 from . import outcome
 from .cache import Kept
 from .lesson import lesson_context
+from .orders import own_orders
 from .table import table_context
 
 CSRF_MARK = "csrf-token-of-this-reader"  # replaced by each reader's own token
@@ -88,6 +89,7 @@ def reader_context(game: Game, user: Someone, *, invite: str, message: str | Non
     match = game.match()  # parsed once for the whole table
     ctx = table_context(game, seats, me, match)
     ctx.update(lesson_context(game, me, ctx["view"]))
+    ctx["orders"] = own_orders(game, me)  # the reader's own, seen by nobody else
     ctx.update(outcome.result_context(game, seats, me, ctx, match))
     ctx.update(_helpers(game, seats, me, ctx))
     invite = invite if game.private and invite == game.invite_token else ""

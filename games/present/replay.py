@@ -17,7 +17,7 @@ from ..engine.replay import export, play_through, positions
 from ..models import Game, Move, Seat
 from .table import around, side_name
 
-PLAYED = (Move.Kind.MOVE, Move.Kind.BOT, Move.Kind.TIMEOUT)
+PLAYED = (Move.Kind.MOVE, Move.Kind.BOT, Move.Kind.TIMEOUT, Move.Kind.ORDER)
 
 
 class NoReplay(Exception):

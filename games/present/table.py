@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -30,6 +31,8 @@ from ..engine import (
 from ..engine.cards import SUIT_SYMBOLS
 from ..models import Game, Seat
 from .cache import Kept
+from .clocks import seat_clock
+from .orders import marked
 
 type Namer = Callable[[int | None], str]  # a seat's display name
 
@@ -191,6 +194,7 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None,
     playing = game.is_playing and not view["is_over"]
     table_seats = []
     teams = view["teams"]
+    now = timezone.now()
     for seat in around(seats, me) + ([me] if me is not None else []):
         n = seat.number
         if n in view["out"]:
@@ -216,6 +220,7 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None,
             "partner": bool(teams and me is not None and me.number != n
                             and teams[n] == teams[me.number]),
             "to_act": playing and view["to_act"] == n,
+            "clock": seat_clock(game, seat, playing and view["to_act"] == n, now),
         })
 
     moves = _group_legal(deal.legal_actions(me.number) if me is not None and game.is_playing
@@ -223,6 +228,7 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None,
     defend_options = moves["defend"]
     lines = event_lines((game.pk, match.deal_number, get_language(),
                          tuple(s.name for s in seats)), view["history"], name)
+    lines = marked(lines, me)  # the reader's own standing orders, to them alone
     deal_of_mark, begun = (game.last_move_mark or [None, None])[:2]
     since: int | None = begun if deal_of_mark == match.deal_number else None
     last: dict[str, Any] | None = last_move(view["history"], name, lines, since=since)

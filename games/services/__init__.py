@@ -54,7 +54,8 @@ from .lobby import (
     resume_seat,
     start_game,
 )
-from .moves import MAX_ACTIONS, play_seat, read_move
+from .moves import MAX_ACTIONS, play_order, play_seat, read_move
+from .orders import set_orders, standing_action
 from .quickmatch import quick_match
 from .refusals import REFUSALS, refusal_message
 from .rematch import accept_rematch, new_game_answers
@@ -76,7 +77,8 @@ __all__ = [
     "LEVELS", "MAX_DEALS", "abort_game", "create_game", "join_game", "leave_game",
     "resume_seat", "start_game",
     "offers_lesson", "start_lesson", "unfinished_lesson",
-    "MAX_ACTIONS", "play_seat", "read_move",
+    "MAX_ACTIONS", "play_order", "play_seat", "read_move",
+    "set_orders", "standing_action",
     "REFUSALS", "refusal_message",
     "REMINDER_MIN_MOVE_TIME", "send_reminders",
     "days_left", "end_vacation", "end_vacations", "start_vacation",

@@ -1,7 +1,8 @@
 """Computer players at the table: a bot turn plays bot moves while a bot holds the
 initiative, at most BOT_MOVES_PER_TASK of them; the last one's commit queues the next turn.
 With people at the table a turn plays one move, and its commit queues the next after the
-pace (turn.bot_pace), so that each card shows on its own."""
+pace (turn.bot_pace), so that each card shows on its own. A person's standing order that
+fits (games.services.orders) is played in a turn too, as a bot's move."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from ..engine import View
 from ..models import Game, Move
 from .clocks import timeout_action
 from .errors import GameError, StaleVersion
-from .moves import play_seat
+from .moves import play_order, play_seat
+from .orders import standing_action
 from .turn import bot_pace
 
 logger = logging.getLogger(__name__)
@@ -64,16 +66,27 @@ def run_bots(game_id: int, *, version: int | None = None, max_moves: int | None 
             break
         seats = list(game.seats.order_by("number"))
         seat = seats[number] if number < len(seats) else None
-        if seat is None or not seat.is_bot:
+        if seat is None:
             break
+        paced = bot_pace(seats, Move.Kind.BOT) > 0
+        plays_on = moves + 1 < max_moves and not paced
+        if not seat.is_bot:  # a person: only a standing order of theirs plays for them
+            if standing_action(match.deal, seat) is None:
+                break
+            try:
+                play_order(game_id, number, game.version, bot_plays_on=plays_on)
+            except GameError:
+                break  # a newer change, or the order was changed meanwhile
+            moves += 1
+            if paced:
+                break  # the commit queued the next turn, after the pace
+            continue
         if seat.stands_in and game.deadline and game.deadline > timezone.now():
             break  # a stand-in keeps a person's pace: the sweep wakes it at its time
         view = match.deal.view(number)
         # A failed or refused bot move falls back to the timeout move (section 10).
         fallback = timeout_action(match.deal, number).token()
         token = bot_action(seat.bot_level, view) or fallback
-        paced = bot_pace(seats, Move.Kind.BOT) > 0
-        plays_on = moves + 1 < max_moves and not paced
         try:
             play_seat(game_id, number, [token], game.version, by_bot=True,
                       bot_plays_on=plays_on)

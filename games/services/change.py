@@ -71,7 +71,8 @@ class Change:
 
     def save(self, kind: str, actions: Iterable[str] = (), *, seat: int | None = None,
              player: Player | _Site | None = SITE,
-             bot_plays_on: bool = False, fields: tuple[str, ...] | None = None) -> Game:
+             bot_plays_on: bool = False, fields: tuple[str, ...] | None = None,
+             order_due: bool = False) -> Game:
         """Save the game with the next version and log the change (`actions`, tokens, as
         made by `player`, by default the change's user, at `seat`); after the commit,
         notify tells the table and, if a bot is to act, queues its turn (after its pace,
@@ -79,7 +80,8 @@ class Change:
 
         `bot_plays_on`: the caller is a bot loop that plays the next bot move itself, so no
         bot turn is queued for this version. `fields`, the only columns the change touched,
-        saves writing the rest.
+        saves writing the rest. `order_due`: a standing order of the seat to act fits
+        (games.services.orders), so the site plays it in a bot turn, as a bot's move.
         """
         game, seats = self.game, self.seats
         player = self.user if isinstance(player, _Site) else player
@@ -87,7 +89,7 @@ class Change:
         game.save(update_fields=[*fields, "version"] if fields else None)
         Move.objects.create(game=game, seq=game.version, seat=seat, player=player,
                             actions=list(actions), kind=kind)
-        bot_to_move = not bot_plays_on and bot_holds_initiative(game, seats)
+        bot_to_move = not bot_plays_on and (order_due or bot_holds_initiative(game, seats))
         delay = bot_pace(seats, kind) if bot_to_move else 0.0
         transaction.on_commit(
             partial(notify.game_changed, game.pk, game.version, bot_to_move=bot_to_move,

@@ -18,7 +18,8 @@ from ..models import DeadlineSweep, Game, Move, RulePreset, Seat
 from .access import Someone
 from .change import SITE, Change, locked, parse_version
 from .errors import Conflict, GameError, TimeRanOut
-from .moves import apply_move, play_move
+from .moves import apply_move, apply_order, play_move
+from .orders import standing_action
 from .results import finish_match
 
 
@@ -84,6 +85,8 @@ def timeout(game_id: int | str, version: object, *, now: datetime | None = None)
         seat = change.seats[number]
         if seat.stands_in:
             raise Conflict(_("A computer is playing this seat; it moves when its time comes."))
+        if standing_action(match.deal, seat) is not None:
+            return apply_order(change, number)  # its turn was lost: the order, no timeout
         seat.timeouts += 1
         seat.timeouts_total += 1
         preset = game.preset

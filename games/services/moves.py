@@ -18,7 +18,8 @@ from ..engine import (
 from ..models import Game, Move
 from .access import Someone, need_user
 from .change import SITE, Change, locked
-from .errors import BadRequest, IllegalMove, NotYourTurn, TimeRanOut
+from .errors import BadRequest, Conflict, IllegalMove, NotYourTurn, TimeRanOut
+from .orders import clear_orders, mark_played, order_due, standing_action
 from .refusals import (
     nothing_chosen,
     nth_card_refused,
@@ -96,6 +97,30 @@ def play_seat(game_id: int | str, seat: object, tokens: object, version: object,
         return apply_move(change, seat, actions, kind=kind, bot_plays_on=bot_plays_on)
 
 
+def play_order(game_id: int | str, number: int, version: object, *,
+               bot_plays_on: bool = False) -> Game:
+    """The standing order of seat `number`, played for its player by the site (a bot
+    turn, games.services.botplay). Refused (Conflict) unless one of the seat's orders
+    fits now (orders.standing_action): the player may have changed them meanwhile."""
+    with locked(game_id, SITE, version=version, playing=True) as change:
+        return apply_order(change, number, bot_plays_on=bot_plays_on)
+
+
+def apply_order(change: Change, number: int, *, bot_plays_on: bool = False) -> Game:
+    """Play seat `number`'s fitting standing order in this change (play_order, and a
+    deadline that finds one, clocks.timeout): a move of kind ORDER, marked for its
+    player's own log."""
+    if not 0 <= number < len(change.seats):
+        raise BadRequest(_("There is no such seat."))
+    seat = change.seats[number]
+    deal = change.game.match_in_play().deal
+    action = standing_action(deal, seat)
+    if action is None:
+        raise Conflict(_("No standing order fits this move."))
+    mark_played(seat, deal)
+    return apply_move(change, number, [action], kind=Move.Kind.ORDER, bot_plays_on=bot_plays_on)
+
+
 # The columns a move changes (apply_move, set_turn, restart_clock): saved alone, not the row.
 MOVE_FIELDS = ("state", "status", "finished_at", "turn_seat", "turn_started", "deadline",
                "reminders_sent", "paused_at", "next_reminder", "move_email_at", "timeout_marks",
@@ -155,9 +180,11 @@ def apply_move(change: Change, seat: int, actions: list[Action], *, kind: str,
     if deal.is_over:
         record_deal(game, match, seats)
         keep_deal(game, match)
+        clear_orders(seats)  # standing orders hold for one deal
         if not match.is_over:
             match.next_deal()
     game.state = match.to_json()
     set_turn(game, match, now, seats)
     return change.save(kind, [a.token() for a in applied], seat=seat,
-                       bot_plays_on=bot_plays_on, fields=MOVE_FIELDS)
+                       bot_plays_on=bot_plays_on, fields=MOVE_FIELDS,
+                       order_due=game.is_playing and order_due(match.deal, seats))

@@ -21,6 +21,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from .. import services, wire
 from ..models import Game
+from ..present import orders as present_orders
 from ..present import outcome, snapshots
 from ..present.render import TABLE, chat_html, chat_lines_after, table_view
 
@@ -216,6 +217,31 @@ def play(request, game_id):
         game, seats = snapshots.keep(change.game, change.seats)
         return _render_table(request, game, seats=seats)  # the mover's socket reuses it
     return _changed(request, change.game)
+
+
+@require_POST
+@login_required
+def orders(request, game_id):
+    """Set your standing orders at this table (games.services.orders): the orders part,
+    with "Saved." or the refusal (htmx), or back to the table. Only your own."""
+    game = _get_game(request, game_id)
+    answer: dict[str, object] = {"game": game}
+    try:
+        mine = services.set_orders(game.pk, request.user, seat=request.POST.get("seat"),
+                                   auto_pass=request.POST.get("auto_pass"),
+                                   auto_take=request.POST.get("auto_take"))
+        answer.update(orders=present_orders.own_orders(game, mine), orders_saved=True)
+        status = 200
+    except services.GameError as exc:
+        if not request.htmx:
+            return _render_table(request, _reread(game), message=exc.message, status=exc.status)
+        answer.update(orders=present_orders.own_orders(_reread(game),
+                                                       services.seat_of(game, request.user)),
+                      orders_message=exc.message)
+        status = exc.status
+    if not request.htmx:
+        return to_table(request, game)
+    return render(request, "games/table/_orders.html", answer, status=status)
 
 
 # ----------------------------------------------------------------------------- after a deal
