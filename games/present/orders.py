@@ -6,6 +6,7 @@ pass or take)."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -31,3 +32,13 @@ def marked(lines: list[str | None], me: Seat | None) -> list[str | None]:
     played = set(me.auto_moves)
     return [_("%(move)s (your standing order)") % {"move": line}
             if line and i in played else line for i, line in enumerate(lines)]
+
+
+def orders_key(seats: list[Seat], reader: int | None) -> Hashable:
+    """The reader's own orders, as part of the name a render is kept under
+    (games.present.render): setting them makes no new version, so a table rendered
+    before at this version must not be handed out again after."""
+    mine = next((s for s in seats if reader is not None and s.player_id == reader), None)
+    if mine is None:
+        return None
+    return (mine.auto_pass, mine.auto_take, tuple(mine.auto_moves))

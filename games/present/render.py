@@ -44,7 +44,7 @@ from ..services.access import Someone
 from . import outcome
 from .cache import Kept
 from .lesson import lesson_context
-from .orders import own_orders
+from .orders import orders_key, own_orders
 from .table import table_context
 
 CSRF_MARK = "csrf-token-of-this-reader"  # replaced by each reader's own token
@@ -157,13 +157,14 @@ class TableView:
     def key(self) -> Hashable | None:
         """The kept render's name: with `seats` (a games.present.snapshots table) and no
         message, one render per game, version, reader (the user, or every anonymous
-        reader of that invite alike), site, language and time zone."""
+        reader of that invite alike), site, language, time zone and the reader's own
+        standing orders (set without a new version)."""
         if self.message is not None or self.seats is None:
             return None
         user = self.user
         reader = user.pk if user is not None and user.is_authenticated else None
         return (self.game.pk, self.game.version, reader, self.invite, self.site_root,
-                get_language(), self.zone)
+                get_language(), self.zone, orders_key(self.seats, reader))
 
     def html(self, *, csrf_token: str = "", oob: bool = False) -> str:
         """The table partial for one reader: `oob` for a socket (swapped in by id,

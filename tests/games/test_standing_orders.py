@@ -244,3 +244,22 @@ async def test_orders_are_in_their_owners_socket_frames_alone(game, alice, bob, 
     assert_orders_hidden(frames["carol"][-1][0], spectator=True)
     for html, _version in frames["alice"] + frames["carol"]:
         assert "standing order)" not in html and " checked" not in html
+
+
+@pytest.mark.asyncio
+async def test_a_table_opened_after_setting_orders_shows_them_at_once(game, bob):
+    """Setting orders makes no new version: a socket opened afterwards (a reload, another
+    tab) must not be handed the table rendered before at that version."""
+    from asgiref.sync import sync_to_async
+
+    from tests.games.test_live import connect, receive_table
+
+    first, *_ = await connect(game, bob)
+    html, _version = await receive_table(first)
+    assert 'name="auto_take" value="1" checked' not in html
+    await sync_to_async(services.set_orders)(game.pk, bob, auto_take="1")
+    second, *_ = await connect(game, bob)
+    html, version = await receive_table(second)
+    assert version == game.version and 'name="auto_take" value="1" checked' in html
+    await first.disconnect()
+    await second.disconnect()
