@@ -75,3 +75,34 @@ def test_a_take_order_takes_on_the_players_turn_and_only_they_see_it(
     expect(olga_p.page.locator("#table .seat.me meter.time-bar")).to_be_visible()
     olga_p.page.locator("#orders").scroll_into_view_if_needed()
     shoot(olga_p.page, "standing-orders-phone", SIZES["phone"])
+
+
+def test_every_seat_shows_its_time_in_a_bank_game(new_page, django_user_model, monkeypatch):
+    from django.utils import timezone
+
+    from games.models import Game
+
+    olga = django_user_model.objects.create_user(username="olga", password=PASSWORD)
+    pia = django_user_model.objects.create_user(username="pia", password=PASSWORD)
+    stack_new_matches(monkeypatch, DECK, seed="e2e-bank")
+    quiet_notify(monkeypatch)
+    game = services.create_game(olga, RulePreset.objects.get(name="Classic"), players=2,
+                                deals=1, time_control="bank", bank_time=timedelta(days=3),
+                                increment=timedelta(hours=2))
+    game = services.join_game(game.pk, pia)
+    game = services.play(game.pk, olga, ["attack:7S"], game.version)  # pia to move
+    Seat.objects.filter(game=game, number=0).update(bank=timedelta(days=2, hours=5))
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + timedelta(hours=20))
+
+    for size in ("desktop", "phone"):
+        person = helpers.log_in(new_page, "olga", viewport=SIZES[size])
+        open_table(person, game.pk)
+        page = person.page
+        # olga waits: her bank; pia is to move: a bar (20 hours of the 3-day bank) and words.
+        expect(page.locator("#table .seat.me .seat-clock.bank")).to_contain_text(
+            "2 days, 5 hours in the bank")
+        bar = page.locator("#table .seat.to-act meter.time-bar")
+        expect(bar).to_be_visible()
+        assert 71_000 < float(bar.get_attribute("value")) <= 72_000
+        expect(page.locator("#table .seat.to-act .seat-clock .countdown")).to_contain_text("left")
+        shoot(page, f"seat-clocks-bank-{size}", SIZES[size])
