@@ -17,8 +17,8 @@ from ..models import Game, Seat
 def own_orders(game: Game, me: Seat | None) -> dict[str, Any] | None:
     """The orders form's state for the reader's own seat (templates/games/table/
     _orders.html): None where there is nothing to order (a spectator, a game not in
-    play, a seat a computer plays)."""
-    if me is None or me.player_id is None or me.is_bot or not game.is_playing:
+    play, a seat a computer plays, a newcomer's lesson)."""
+    if me is None or me.player_id is None or me.is_bot or not game.is_playing or game.lesson:
         return None
     return {"seat": me.number, "pass": me.auto_pass, "take": me.auto_take}
 

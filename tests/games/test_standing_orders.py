@@ -263,3 +263,9 @@ async def test_a_table_opened_after_setting_orders_shows_them_at_once(game, bob)
     assert version == game.version and 'name="auto_take" value="1" checked' in html
     await first.disconnect()
     await second.disconnect()
+
+
+def test_a_newcomers_lesson_offers_no_orders(alice):
+    lesson = services.start_lesson(alice)
+    page = client_for(alice).get(f"/games/{lesson.pk}/").content.decode()
+    assert 'id="table"' in page and 'id="orders"' not in page
