@@ -24,7 +24,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 NAMES = ["pia", "olga", "boris", "vera", "emil", "zoya"]
 
 
-def bout_in_play(monkeypatch, django_user_model, players: int, seed: int):
+def bout_in_play(monkeypatch, django_user_model, players: int, seed: int,
+                 preset: str = "Classic"):
     """A game of `players` people (pia in seat 0), played by the rules until pia is to act
     with at least two cards on the table. The moves are made here, before any page opens."""
     rng = random.Random(seed)
@@ -35,7 +36,7 @@ def bout_in_play(monkeypatch, django_user_model, players: int, seed: int):
     users = [django_user_model.objects.filter(username=n).first()
              or django_user_model.objects.create_user(username=n, password=PASSWORD)
              for n in NAMES[:players]]
-    game = services.create_game(users[0], RulePreset.objects.get(name="Classic"),
+    game = services.create_game(users[0], RulePreset.objects.get(name=preset),
                                 players=players, deals=1, move_time=timedelta(minutes=5))
     for user in users[1:]:
         game = services.join_game(game.pk, user)
