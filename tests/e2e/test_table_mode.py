@@ -162,6 +162,8 @@ def test_the_header_of_a_table_is_one_slim_row_with_the_menu_behind_a_button(
     header.locator("summary", has_text="Menu").tap()
     expect(mine).to_be_visible()
     expect(header.get_by_role("button", name="Suomi")).to_be_visible()
+    AFTER.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=AFTER / "table-menu-open-phone.png", animations="disabled")
     mine.tap()
     page.wait_for_url("**/games/mine/")
     # Other pages keep the whole header: its links in sight at once.
@@ -201,6 +203,8 @@ def test_the_chat_is_one_tap_away_on_a_phone_and_counts_unread_lines(
     expect(page.locator("#chat-lines")).to_contain_text("good luck, pia")
     expect(toggle).to_have_attribute("aria-expanded", "true")
     expect(toggle.locator(".unread")).to_be_hidden()
+    AFTER.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=AFTER / "table-chat-open-phone.png", animations="disabled")
     # While it is open, a new line is read at once: no count when it closes.
     olga.page.locator("#chat-text").fill("your move")
     olga.page.locator("#chat-form").get_by_role("button", name="Send").click()
