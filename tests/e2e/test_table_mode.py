@@ -19,6 +19,7 @@ from games.models import RulePreset
 from tests.e2e import helpers
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.helpers import PASSWORD, open_table
+from tests.e2e.test_accessibility import serious
 from tests.e2e.test_screenshots import SIZES, shoot
 from tests.e2e.test_table_look import NAMES, bout_in_play
 from tests.stacking import stack_new_matches
@@ -164,6 +165,7 @@ def test_the_header_of_a_table_is_one_slim_row_with_the_menu_behind_a_button(
     expect(header.get_by_role("button", name="Suomi")).to_be_visible()
     AFTER.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=AFTER / "table-menu-open-phone.png", animations="disabled")
+    assert serious(page) == []  # axe-core, with the menu open
     mine.tap()
     page.wait_for_url("**/games/mine/")
     # Other pages keep the whole header: its links in sight at once.
@@ -205,6 +207,7 @@ def test_the_chat_is_one_tap_away_on_a_phone_and_counts_unread_lines(
     expect(toggle.locator(".unread")).to_be_hidden()
     AFTER.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=AFTER / "table-chat-open-phone.png", animations="disabled")
+    assert serious(page) == []  # axe-core, with the chat open over the table
     # While it is open, a new line is read at once: no count when it closes.
     olga.page.locator("#chat-text").fill("your move")
     olga.page.locator("#chat-form").get_by_role("button", name="Send").click()
