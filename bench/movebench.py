@@ -207,6 +207,20 @@ def consumer_for(game_id: int, player: dict):
     return consumer
 
 
+SENT: dict[str, dict] = {}  # group -> the last event sent to it (instead of the layer)
+
+
+def keep_group_events() -> None:
+    """The site's group events are kept here, not sent: the bench hands each to the
+    table's sockets itself, after the channel layer's serializer has seen it."""
+    from games import notify
+
+    def kept(group: str, event: dict) -> None:
+        SENT[group] = event
+
+    notify._group_send = kept  # type: ignore[assignment]  # the bench's own channel layer
+
+
 CSRF = "b" * 32
 HEADERS = {"HX-Request": "true", "X-CSRFToken": CSRF, "Origin": "http://testserver"}
 
@@ -215,7 +229,8 @@ HEADERS = {"HX-Request": "true", "X-CSRFToken": CSRF, "Origin": "http://testserv
 # What a process keeps in memory between requests and socket events (module, attribute):
 # each simulated server process gets its own (--processes).
 PROCESS_MEMORY = [("games.present.snapshots", "_kept"), ("games.present.render", "_rendered"),
-                  ("games.present.snapshots", "_shared")]
+                  ("games.present.snapshots", "_shared"), ("games.present.fragments", "_shown"),
+                  ("games.present.fragments", "_lines")]
 
 
 class Process:
@@ -305,7 +320,9 @@ class Bench:
                 raise RuntimeError(f"move {token} refused: {response.status_code} "
                                    f"{response.content[-1500:]!r}")
         t["version"] += 1
-        event = {"type": "game.changed", "version": t["version"]}
+        # The group event the move's commit sent (notify.game_changed), as Redis carries it.
+        event = SENT.pop(f"game-{t['game'].pk}", None) or {"type": "game.changed",
+                                                            "version": t["version"]}
         self._begin("serialize")
         message = self.layer.serialize(event)  # one PUBLISH for the group
         for _process in {id(p) for p in t["socket_process"]}:  # read once per process
@@ -423,6 +440,7 @@ def main(argv=None) -> None:
     with tempfile.TemporaryDirectory(prefix="movebench-") as folder:
         setup_django(os.path.join(folder, "bench.sqlite3"))
         instrument()
+        keep_group_events()
         if args.detail:
             instrument_detail()
         bench = Bench(make_tables(args.tables), args.processes, args.over)

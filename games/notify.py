@@ -103,12 +103,17 @@ def user_saved(sender, instance, created, **kwargs) -> None:
 
 
 def game_changed(game_id: int, version: int, *, bot_to_move: bool = False,
-                 bot_delay: float = 0.0) -> None:
+                 bot_delay: float = 0.0, state: dict | None = None) -> None:
     """Game `game_id` is now at `version`: every consumer in its group renders its own
     reader's table. `bot_to_move`: a computer player is to act, so queue its turn, to run
-    `bot_delay` seconds from now (its pace)."""
+    `bot_delay` seconds from now (its pace). `state`: the rows as committed
+    (games.services.carried), for the server processes only: the sockets read it, never
+    send it on."""
+    event: dict = {"type": "game.changed", "version": version}
+    if state is not None:
+        event["state"] = state
     try:
-        _group_send(group_name(game_id), {"type": "game.changed", "version": version})
+        _group_send(group_name(game_id), event)
     except Exception:  # a broken channel layer must not undo a move; clients heal on reconnect
         logger.exception("could not tell game %s's group about version %s", game_id, version)
     if bot_to_move:

@@ -54,8 +54,9 @@ def _fast_password_hashing(settings):
 def _fresh_spectator_renders():
     """games.present.render, snapshots and table keep renders, tables and logs by game id:
     ids come back in a new test."""
-    from games.present import render, snapshots, table
+    from games.present import fragments, render, snapshots, table
 
+    fragments.forget()
     render.forget()
     snapshots.forget()
     table.forget()

@@ -28,7 +28,11 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.utils import translation
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare
 
 from .. import limits
@@ -48,6 +52,10 @@ CLOSE_TOO_MANY = 4429  # too many sockets from this address or on this table
 CLOSE_TRY_LATER = 1013  # the site's Redis is unreachable: the page falls back to its poll
 
 logger = logging.getLogger(__name__)
+
+# A socket's log-in, checked per frame: its session (unexpired) and its user, in one query.
+_SESSION_AND_USER = ("SELECT s.session_data, u.password, u.is_active FROM {session} s, {user} u"
+                     " WHERE s.session_key = %s AND s.expire_date > %s AND u.id = %s")
 
 
 def scope_user(scope: Mapping[str, Any]) -> Someone:
@@ -161,12 +169,22 @@ class SiteConsumer(WebsocketConsumer):
         if not key:
             return False
         store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
-        if str(store.get(SESSION_KEY)) != str(self.user.pk):
+        model = get_user_model()
+        user: AbstractBaseUser | None
+        if isinstance(store, DatabaseSessionStore):  # the session and the user in one query
+            with connection.cursor() as cursor:
+                cursor.execute(_SESSION_AND_USER.format(
+                    session=Session._meta.db_table, user=model._meta.db_table),
+                    [key, timezone.now(), self.user.pk])
+                row = cursor.fetchone()
+            data = store.decode(row[0]) if row else {}
+            user = model(pk=self.user.pk, password=row[1]) if row and row[2] else None
+        else:
+            data = {k: store.get(k) for k in (SESSION_KEY, HASH_SESSION_KEY)}
+            user = model.objects.filter(pk=self.user.pk, is_active=True).first()
+        if user is None or str(data.get(SESSION_KEY)) != str(self.user.pk):
             return False
-        user = get_user_model().objects.filter(pk=self.user.pk, is_active=True).first()
-        stored_hash = store.get(HASH_SESSION_KEY) or ""
-        return user is not None and constant_time_compare(stored_hash,
-                                                          user.get_session_auth_hash())
+        return constant_time_compare(data.get(HASH_SESSION_KEY) or "", user.get_session_auth_hash())
 
     def session_ended(self, event: dict[str, Any]) -> None:
         """From the user's group: a log-out (of this session?) or a change to the user."""

@@ -1,7 +1,9 @@
 """Live tables: one WebSocket per table page (`/ws/games/<id>/`).
 
-The game's group carries small events ("game N is at version V"); each consumer renders
-its own user's table (`deal.view(their seat)`) and pushes it with `hx-swap-oob`. Moves
+The game's group carries small events ("game N is at version V", with the rows as
+committed); each consumer renders its own user's table (`deal.view(their seat)`) and pushes
+it with `hx-swap-oob`: after a move only the parts that changed (games.present.fragments),
+else the whole table. Moves
 sent over the socket (htmx `ws-send`) go through `services`, like HTTP posts.
 """
 
@@ -20,7 +22,7 @@ from accounts.middleware import seen
 from .. import services, wire
 from ..models import Game
 from ..notify import group_name, user_group
-from ..present import render, snapshots
+from ..present import fragments, render, snapshots
 from .base import (
     CLOSE_FLOOD,
     CLOSE_REFUSED,
@@ -74,7 +76,7 @@ class TableConsumer(SiteConsumer):
     # ------------------------------------------------------------ from the group
     def game_changed(self, event: dict[str, Any]) -> None:
         if event.get("version", 0) > self.sent_version:
-            self.send_table(version=event.get("version"))
+            self.send_table(version=event.get("version"), carried=event.get("state"))
 
     def chat_message(self, event: dict[str, Any]) -> None:
         """A chat line was written: send it, and any earlier line this socket has missed,
@@ -92,6 +94,8 @@ class TableConsumer(SiteConsumer):
 
     # ------------------------------------------------------------ catching up
     chat_seen: int | None = None  # the last chat line the reader has (connect sets it)
+    shown: fragments.Shown | None = None  # what the reader shows after this socket's frames
+    whole_version = -1  # the version of the last whole table this socket sent
 
     def catch_up(self, version: int, chat_after: int | None) -> None:
         """Send the table if it is newer than `version`, and the chat lines written after
@@ -112,8 +116,9 @@ class TableConsumer(SiteConsumer):
             return None
 
         version, chat_after = number(data.get("version")), number(data.get("chat_after"))
-        if version is not None:  # what this socket has sent since it opened, it has too
-            self.catch_up(max(version, self.sent_version), chat_after)
+        if version is not None:  # the last whole table this socket sent, it has too
+            # (a fragment frame it could not swap in, on top of the wrong version, it has not)
+            self.catch_up(max(version, self.whole_version), chat_after)
             return
         self.send_table()
         if chat_after is not None:
@@ -182,19 +187,30 @@ class TableConsumer(SiteConsumer):
         origin = dict(self.scope.get("headers") or []).get(b"origin", b"").decode("latin-1")
         return origin if origin.startswith(("http://", "https://")) else ""
 
-    def send_table(self, message: str | None = None, version: int | None = None) -> None:
-        """The reader's table at `version` (None: as it is now). Every socket reading the
-        same view at a version shares one render (games.present.render): the mover's answer, their
-        other tabs, anonymous spectators."""
-        found = snapshots.at(self.game_id, version)  # read once per version for all
+    def send_table(self, message: str | None = None, version: int | None = None,
+                   carried: object = None) -> None:
+        """The reader's table at `version` (None: as it is now; `carried`, the rows the
+        group event brought). Every socket reading the same view at a version shares one
+        render (games.present.render): the mover's answer, their other tabs, anonymous
+        spectators."""
+        found = snapshots.at(self.game_id, version, carried)  # read once per version for all
         if found is None:
             self.close(code=CLOSE_REFUSED)
             return
         game, seats = found
         cookies = self.scope.get("cookies") or {}
+        csrf_token = cookies.get("csrftoken", "")
         view = render.table_view(game, self.user, invite=self.invite, message=message,
                                  seats=seats, site_root=self.site_root(), zone=self.time_zone)
-        html = view.html(csrf_token=cookies.get("csrftoken", ""), oob=True)
+        made = None
+        if version is not None and self.shown is not None:  # a push: what changed, if it may
+            made = fragments.frame(view, self.shown, csrf_token=csrf_token)
+        if made is not None:
+            html, self.shown = made
+        else:  # on connect, a sync, a refusal, a gap, a new deal: the whole table
+            html = view.html(csrf_token=csrf_token, oob=True)
+            self.shown = fragments.shown(view)
+            self.whole_version = game.version
         self.sent_version = max(self.sent_version, game.version)
         self.send(text_data=html)
         if game.status == Game.Status.ABORTED:  # a cancelled table's chat closes

@@ -73,6 +73,11 @@ def fill(html: str, *, csrf_token: str, oob: bool) -> str:
             .replace(SWAP_MARK, SWAP_OOB if oob else "", 1))
 
 
+def render_part(template: str, ctx: dict[str, Any]) -> str:
+    """A part of the table (games.present.fragments), rendered as the table is."""
+    return render_to_string(template, ctx)
+
+
 def forget() -> None:
     """Drop every kept render (tests)."""
     _rendered.clear()

@@ -4,7 +4,8 @@ After a move, every socket of the table (both seats, the mover's other tabs, log
 spectators) renders its own view of the same game row and seats: the first to need a
 version reads them, the others reuse them. The POST that made the move keeps the new
 version from the rows it has just written (`keep`), so its answer and the pushes in its
-process read nothing. A version is never changed once written (every change is a new
+process read nothing; another process makes them from the group event, which carries the
+rows as committed (games.services.carried), on top of the version before, which it keeps. A version is never changed once written (every change is a new
 version, games.services.change.Change.save), so a kept snapshot cannot go stale.
 
 What a change never touches is shared by a game's versions in this process instead of
@@ -24,6 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Model, Prefetch, prefetch_related_objects
 
 from ..models import DealRecord, Game, Rating, RulePreset, Seat
+from ..services import carried as carried_rows
 from .cache import Kept
 
 if TYPE_CHECKING:
@@ -121,13 +123,25 @@ def _prefetched(instance: Model, name: str, objects: list[Any]) -> None:
     cache[name] = queryset
 
 
-def at(game_id: int, version: int | None) -> tuple[Game, list[Seat]] | None:
-    """The table at `version` if kept, else as it is now (`read`); version None: now."""
+def at(game_id: int, version: int | None,
+       carried: object = None) -> tuple[Game, list[Seat]] | None:
+    """The table at `version` if kept; else made from `carried` (the group event's rows,
+    games.services.carried) and the previous version's players, when this process keeps
+    that version; else as it is now (`read`); version None: now."""
     if version is not None:
         found = _kept.get((game_id, version))
         if found is not None:
             return found
+        before = _kept.get((game_id, version - 1))
+        made = carried_rows.restore(carried, before[1]) if before and carried else None
+        if made is not None and made[0].pk == game_id and made[0].version == version:
+            return keep(*made)
     return read(game_id)
+
+
+def kept(game_id: int, version: int) -> tuple[Game, list[Seat]] | None:
+    """The table at `version` if this process keeps it (no query), else None."""
+    return _kept.get((game_id, version))
 
 
 def forget() -> None:

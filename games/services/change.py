@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from .. import notify
 from ..models import Game, Move, Seat
 from .access import Someone, can_view, find_game, need_user, own_seat, seats_of
+from .carried import carry
 
 if TYPE_CHECKING:
     from accounts.models import Player
@@ -91,10 +92,7 @@ class Change:
                             actions=list(actions), kind=kind)
         bot_to_move = not bot_plays_on and (order_due or bot_holds_initiative(game, seats))
         delay = bot_pace(seats, kind) if bot_to_move else 0.0
-        transaction.on_commit(
-            partial(notify.game_changed, game.pk, game.version, bot_to_move=bot_to_move,
-                    bot_delay=delay),
-            robust=True)
+        transaction.on_commit(partial(self._tell, bot_to_move, delay), robust=True)
         people = [s.player_id for s in seats if s.player_id is not None]
         if game.challenged_id is not None and game.challenged_id not in people:
             people.append(game.challenged_id)  # their count of open challenges (navigation)
@@ -103,6 +101,13 @@ class Change:
         transaction.on_commit(partial(_log_move, game, kind, seat, self.locked_at))
         self.saved = True
         return game
+
+
+    def _tell(self, bot_to_move: bool, bot_delay: float) -> None:
+        """After the commit: the table's group hears of the version with the rows as
+        committed (carried.carry: no other process reads them again to push them)."""
+        notify.game_changed(self.game.pk, self.game.version, bot_to_move=bot_to_move,
+                            bot_delay=bot_delay, state=carry(self.game, self.seats))
 
 
 def _log_move(game: Game, kind: str, seat: int | None, locked_at: float | None) -> None:

@@ -16,7 +16,8 @@ def heard(monkeypatch):
     """What notify.game_changed was told, in order."""
     calls = []
     monkeypatch.setattr(notify, "game_changed",
-                        lambda game_id, version, *, bot_to_move=False, bot_delay=0.0: calls.append(
+                        lambda game_id, version, *, bot_to_move=False, bot_delay=0.0,
+                        state=None: calls.append(
                             (game_id, version, bot_to_move)))
     return calls
 

@@ -49,7 +49,9 @@ async def test_the_movers_answer_and_sockets_share_one_render(duel, alice, bob, 
     await sync_to_async(assert_no_leak)(body, deal, seat)
     await sync_to_async(assert_no_leak)(pushed, deal, seat)
     await sync_to_async(assert_no_leak)(other_view, deal, 1 - seat)
-    # One render for the mover (the answer; their socket reused it), one for the other seat.
-    assert sorted(rendered) == sorted([(before + 1, mover.pk), (before + 1, other.pk)])
+    # The answer is the mover's whole table; each socket pushes only its reader's felt.
+    assert "table-felt" in pushed and 'id="table"' not in pushed
+    assert sorted(rendered) == sorted([(before + 1, mover.pk), (before + 1, mover.pk),
+                                       (before + 1, other.pk)])
     for comm in (mine, theirs):
         await comm.disconnect()
