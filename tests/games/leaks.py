@@ -61,17 +61,21 @@ def assert_record_no_leak(body: str, record, deck_size: int = 36) -> int:
 CHAT_FRAME = 'hx-swap-oob="beforeend:#chat-lines"'
 CHAT_ERROR_FRAME = 'id="chat-error"'
 RESULT_PANEL = 'class="result-panel'
+FRAGMENT_FRAME = '<div id="table-frame"'  # a push after a move: only what changed
 
 
-def assert_frames_no_leak(frames: list[str], deal, seat) -> dict:
-    """Every chat frame and every table frame carrying the result panel shows no card
+def assert_frames_no_leak(frames: list[str], deal, seat, *, fragments: bool = False) -> dict:
+    """Every chat frame and every table frame carrying the result panel (with
+    `fragments`, every fragment frame too: frames of `deal`'s version) shows no card
     hidden from `seat` in `deal`; returns how many of each were read."""
-    seen = {"chat": 0, "result": 0}
+    seen = {"chat": 0, "result": 0, "fragments": 0}
     for frame in frames:
         if CHAT_FRAME in frame or CHAT_ERROR_FRAME in frame:
             seen["chat"] += 1
         elif RESULT_PANEL in frame:
             seen["result"] += 1
+        elif fragments and frame.startswith(FRAGMENT_FRAME):
+            seen["fragments"] += 1
         else:
             continue
         assert_no_leak(frame, deal, seat)
