@@ -29,7 +29,8 @@ STATE_JS = """() => {
     // htmx marks swapped-in content htmx-added until it has wired up its forms: a click
     // before that (20 ms after an answer) would send a plain, non-htmx form.
     ready: !t.classList.contains('htmx-added') && !t.querySelector('.htmx-added'),
-    answered: !t.hasAttribute('data-before-move'),  // swapped since send_move's click
+    // swapped since send_move's click: the whole table, or the felt a push after a move brings
+    answered: !t.hasAttribute('data-before-move') && !t.querySelector('[data-before-move]'),
     version: Number(t.dataset.version),
     turn: text,
     mine: /Your turn\\./.test(text),
@@ -166,8 +167,10 @@ def send_move(person: Person, click) -> dict:
     """Click a move and wait for its answer. While the table's socket is open the move goes
     over it and the answer is the live table (static/js/table.js); without it the form
     posts. Either way the table is swapped, for a newer one or for the same one with a
-    refusal's message; returns the state of the table that came."""
-    person.page.evaluate("() => document.querySelector('#table').setAttribute('data-before-move', '')")
+    refusal's message, or with the parts a move changed (its felt); returns the state of
+    the table that came."""
+    person.page.evaluate("() => (document.querySelector('#table-felt') || document.querySelector('#table'))"
+                         ".setAttribute('data-before-move', '')")
     click()
     return wait_state(person, "(s) => s.answered")
 
