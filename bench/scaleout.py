@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import secrets
 import subprocess
 import sys
@@ -150,25 +149,24 @@ def load(args, env: dict[str, str], pg: CpuMeter, redis: CpuMeter) -> tuple[list
                "--seconds", str(args.seconds), "--interval", str(args.interval)]
     if args.echo:
         command.append("--echo")
-    client = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+    client = CpuMeter(psutil.Process(proc.pid))  # taskset, then the client it becomes
     started = ended = None
+    pg_cpu = redis_cpu = client_cpu = 0.0
     assert proc.stderr is not None and proc.stdout is not None
-    for line in proc.stderr:
+    for line in proc.stderr:  # the measured time: from "ready" to the run's report
         if started is None and "ready" in line:
-            pg.start()
-            redis.start()
+            for meter in (pg, redis, client):
+                meter.start()
             started = time.monotonic()
         elif started is not None and ended is None and line.startswith("| live tables"):
             ended = time.monotonic()
-            pg_cpu, redis_cpu = pg.stop(), redis.stop()
+            pg_cpu, redis_cpu, client_cpu = pg.stop(), redis.stop(), client.stop()
         elif not line.startswith("|"):
             sys.stderr.write(line)
     out = proc.stdout.read()
     proc.wait()
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    client_cpu = (used.ru_utime - client.ru_utime) + (used.ru_stime - client.ru_stime)
     rows = [ROW.match(line) for line in out.splitlines()]
     cells = [[c.strip() for c in m.group(1).split("|")] for m in rows if m]
     if proc.returncode or started is None or ended is None or len(cells) < 3:
