@@ -218,7 +218,7 @@ def keep_group_events() -> None:
     def kept(group: str, event: dict) -> None:
         SENT[group] = event
 
-    notify._group_send = kept  # type: ignore[assignment]  # the bench's own channel layer
+    notify._group_send = kept  # the bench's own channel layer
 
 
 CSRF = "b" * 32
