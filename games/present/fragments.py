@@ -103,7 +103,9 @@ def frame(view: render.TableView, before: Shown, *, csrf_token: str) -> tuple[st
     if now.coach != before.coach:
         parts.append(_part(view, COACH, ctx))
     if now.log > before.log:
-        parts.append(_new_lines(game, ctx["log"][:now.log - before.log]))
+        me = ctx.get("me")  # a reader's own standing orders mark their own log alone
+        marks = tuple(me.auto_moves) if me is not None and me.auto_moves else ()
+        parts.append(_new_lines(game, ctx["log"][:now.log - before.log], marks))
     return render.fill("".join(parts), csrf_token=csrf_token, oob=True), now
 
 
@@ -128,10 +130,11 @@ def _part(view: render.TableView, template: str, ctx: dict[str, Any]) -> str:
     return html
 
 
-def _new_lines(game: Game, lines: list[str]) -> str:
+def _new_lines(game: Game, lines: list[str], marks: Hashable) -> str:
     """The log's new lines, newest first as the log shows them, put at its top; one render
-    per version and language for every reader (the log is public: deal.view's history)."""
-    key = (game.pk, game.version, get_language(), len(lines))
+    per version and language for every reader (the log is public: deal.view's history)
+    but those whose own standing orders it marks (`marks`, games.present.orders)."""
+    key = (game.pk, game.version, get_language(), len(lines), marks)
     html = _lines.get(key)
     if html is None:
         items = "".join(f"<li>{conditional_escape(line)}</li>" for line in lines)

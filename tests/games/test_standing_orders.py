@@ -238,7 +238,8 @@ async def test_orders_are_in_their_owners_socket_frames_alone(game, alice, bob, 
             frames[name].append(await receive_table(comm))
         assert frames[name][-1][1] == game.version + 2
         await comm.disconnect()
-    assert 'name="auto_take" value="1" checked' in frames["bob"][-1][0]
+    # (the orders form is in the side, which a push after a move leaves as it is)
+    assert any('name="auto_take" value="1" checked' in html for html, _v in frames["bob"])
     assert "bob takes. (your standing order)" in frames["bob"][-1][0]
     assert_orders_hidden(frames["alice"][-1][0])
     assert_orders_hidden(frames["carol"][-1][0], spectator=True)
