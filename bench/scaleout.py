@@ -178,15 +178,23 @@ def percent(seconds: float, wall: float) -> str:
     return f"{100 * seconds / wall:.0f}%"
 
 
+def daphne_cpus(cell: str) -> list[float]:
+    """Each Daphne's CPU, in %, from bench.loadtest's "server CPU" cell ("daphne 41%, ...")."""
+    return [float(m) for m in re.findall(r"(?:daphne|python[\d.]*)\s+(\d+)%", cell)]
+
+
 def site_cpu(cell: str) -> float:
-    """The Daphnes' CPU, in %, from bench.loadtest's "server CPU" cell ("daphne 41%, ...")."""
-    return sum(float(m) for m in re.findall(r"(?:daphne|python[\d.]*)\s+(\d+)%", cell))
+    """The Daphnes' CPU, in %, all together."""
+    return sum(daphne_cpus(cell))
 
 
 def verdict(daphnes: float, pg: float, redis: float, client: float, site_cores: int,
-            other_cores: int) -> str:
-    """Which resource limits: a set of cores at 85% or more, else none."""
+            other_cores: int, busiest_daphne: float = 0.0) -> str:
+    """Which resource limits: a set of cores at 85% or more, or one Daphne process (it runs
+    on one core at a time) at 85% of a core; else none."""
     site_full = daphnes / (100 * site_cores)
+    if busiest_daphne >= 85 and site_full < 0.85:
+        return f"one Daphne process ({busiest_daphne:.0f}% of a core): run more"
     other = {"PostgreSQL": pg, "Redis": redis, "the client": client}
     other_full = sum(other.values()) / (100 * other_cores)
     busiest = max(other, key=lambda k: other[k])
@@ -235,7 +243,8 @@ def main(argv: list[str] | None = None) -> None:
         finally:
             stop(daphnes)
         limit = verdict(site_cpu(cells[9]), 100 * pg_cpu / wall, 100 * redis_cpu / wall,
-                        100 * client_cpu / wall, len(cpus(args.site_cpus)), len(other))
+                        100 * client_cpu / wall, len(cpus(args.site_cpus)), len(other),
+                        max(daphne_cpus(cells[9]), default=0.0))
         rows.append([str(n), *cells, percent(pg_cpu, wall), percent(redis_cpu, wall),
                      percent(client_cpu, wall), limit])
         print("| " + " | ".join(rows[-1]) + " |", file=sys.stderr)
