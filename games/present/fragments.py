@@ -56,12 +56,15 @@ class Shown:
 
 _shown: Kept[Hashable, Shown] = Kept(render.MAX_KEPT, seconds=render.RENDER_SECONDS)
 _lines: Kept[Hashable, str] = Kept(render.MAX_KEPT, seconds=render.RENDER_SECONDS)
+_frames: Kept[Hashable, tuple[str | None, Shown | None]] = Kept(
+    render.MAX_KEPT, seconds=render.RENDER_SECONDS)
 
 
 def forget() -> None:
     """Drop every kept part (tests)."""
     _shown.clear()
     _lines.clear()
+    _frames.clear()
 
 
 def shown(view: render.TableView) -> Shown | None:
@@ -94,9 +97,27 @@ def frame(view: render.TableView, before: Shown, *, csrf_token: str) -> tuple[st
     game = view.game
     if game.version != before.version + 1 or view.message is not None:
         return None
+    # Readers of the same view coming from the same table (every spectator) share one
+    # frame: the reader's context is built once, not per socket.
+    key = view.key()
+    made = _frames.get((key, before)) if key is not None else None
+    if made is None:
+        made = _made(view, before)
+        if key is not None:
+            _frames.put((key, before), made)
+    html, now = made
+    if html is None or now is None:
+        return None
+    return render.fill(html, csrf_token=csrf_token, oob=True), now
+
+
+def _made(view: render.TableView, before: Shown) -> tuple[str | None, Shown | None]:
+    """The frame before its reader's CSRF token is put in, and what it shows then; (None,
+    None) when only the whole table will do."""
+    game = view.game
     now = shown(view)
     if now is None or now.fixed != before.fixed or now.log < before.log:
-        return None
+        return None, None
     ctx = view.context
     parts = [marker(before.version, game.version, bool(ctx.get("my_turn"))),
              _part(view, FELT, ctx)]
@@ -106,7 +127,7 @@ def frame(view: render.TableView, before: Shown, *, csrf_token: str) -> tuple[st
         me = ctx.get("me")  # a reader's own standing orders mark their own log alone
         marks = tuple(me.auto_moves) if me is not None and me.auto_moves else ()
         parts.append(_new_lines(game, ctx["log"][:now.log - before.log], marks))
-    return render.fill("".join(parts), csrf_token=csrf_token, oob=True), now
+    return "".join(parts), now
 
 
 def marker(before: int, version: int, my_turn: bool) -> str:

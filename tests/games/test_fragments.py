@@ -10,6 +10,7 @@ import types
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -19,6 +20,7 @@ from bench.movebench import Process, consumer_for
 from games import notify, services
 from games.live import base
 from games.models import Game
+from games.present import fragments, render, snapshots
 
 from .conftest import client_for, to_act
 from .leaks import assert_frames_no_leak, assert_no_leak
@@ -185,3 +187,24 @@ async def test_after_a_gap_of_versions_the_whole_table_comes(duel, alice, bob, m
     html, again = await receive_table(comm)
     assert again == newer and 'id="table"' in html
     await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_spectators_share_one_frame_and_one_reading_of_the_table(duel, alice, bob):
+    """A thousand watchers of a table get the same frame: the first one's socket builds the
+    table's context, every other one takes the frame as it is."""
+    before_game, before_seats = snapshots.read(duel.pk)
+    first_view = render.table_view(before_game, AnonymousUser(), seats=before_seats, zone="UTC")
+    before = fragments.shown(first_view)
+    seat = to_act(duel)
+    services.play(duel.pk, [alice, bob][seat],
+                  [duel.match().deal.legal_actions(seat)[0].token()], duel.version)
+    game, seats = snapshots.read(duel.pk)
+    views = [render.table_view(game, AnonymousUser(), seats=seats, zone="UTC") for _ in range(3)]
+    frames = [fragments.frame(v, before, csrf_token=f"token{i}") for i, v in enumerate(views)]
+    assert all(f is not None for f in frames)
+    assert "context" in views[0].__dict__  # the first built it
+    assert not any("context" in v.__dict__ for v in views[1:])  # the others did not
+    html = [f[0] for f in frames]
+    assert html[1] == html[2].replace("token2", "token1")  # each with its own token alone
+    assert frame_parts(html[0])[:2] == ["table-frame", "table-felt"]
