@@ -29,7 +29,8 @@ from .helpers import moves
 from .procs import LOOPBACK, ROOT, ProcessError, port_open, wait_until
 from .test_daphne import cookie_header, request, session_cookie
 
-VERSION = re.compile(r'<section id="table"[^>]*data-version="(\d+)"')
+# The whole table, or a push's fragment frame (games/present/fragments.py: its marker).
+VERSION = re.compile(r'<(?:section id="table"|div id="table-frame")[^>]*data-version="(\d+)"')
 CHAT_ID = re.compile(r'data-chat-id="(\d+)"')
 
 

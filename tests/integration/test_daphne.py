@@ -28,7 +28,8 @@ from .procs import LOOPBACK, wait_until
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 IDLE_SECONDS = 7
-VERSION = re.compile(r'<section id="table"[^>]*data-version="(\d+)"')
+# The whole table, or a push's fragment frame (games/present/fragments.py: its marker).
+VERSION = re.compile(r'<(?:section id="table"|div id="table-frame")[^>]*data-version="(\d+)"')
 
 
 def session_cookie(user) -> dict:

@@ -16,7 +16,8 @@ from .test_daphne import open_socket, post_move, session_cookie
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-VERSION = re.compile(r'<section id="table"[^>]*data-version="(\d+)"')
+# The whole table, or a push's fragment frame (games/present/fragments.py: its marker).
+VERSION = re.compile(r'<(?:section id="table"|div id="table-frame")[^>]*data-version="(\d+)"')
 WAIT = 15.0  # seconds a socket may take to hear of a change (it takes well under one)
 
 
