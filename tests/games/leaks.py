@@ -17,6 +17,8 @@ CODE = re.compile(r'"([2-9TJQKA][SHDC])"')
 TOKENS = [
     re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"'),
     re.compile(r'"X-CSRFToken": "[^"]*"'),
+    # A form's once-only token (base64url, random) may hold "KD" between dashes too.
+    re.compile(r'name="once" value="[^"]*"'),
     # The site's public push key (base64url, random per run) may hold "7D" between dashes.
     re.compile(r'data-key="[A-Za-z0-9_-]{40,}"'),
 ]
