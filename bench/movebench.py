@@ -113,6 +113,11 @@ def instrument() -> None:
         timed(deal.Deal, name, "engine")
     timed(Template, "render", "render")
     timed(PartialTemplate, "render", "render")
+    try:  # the felt's Jinja2 templates (games.present.felt)
+        from jinja2 import Template as JinjaTemplate
+    except ImportError:
+        return
+    timed(JinjaTemplate, "render", "render")
 
 
 def instrument_detail() -> None:
@@ -169,8 +174,9 @@ def make_tables(count: int) -> list[dict]:
     return tables
 
 
-def consumer_for(game_id: int, player: dict):
-    """A table socket as Daphne would hold it after connecting; its frames are kept."""
+def consumer_for(game_id: int, player: dict | None):
+    """A table socket as Daphne would hold it after connecting (player None: an anonymous
+    watcher); its frames are kept."""
     from games.live.table import TableConsumer
 
     class KeptFrames(TableConsumer):
@@ -190,9 +196,16 @@ def consumer_for(game_id: int, player: dict):
                  bytes_data: bytes | None = None, close: bool = False) -> None:
             self.frames.append(text_data)
 
+        async def loop_send(self, message) -> None:  # a frame sent from the event loop
+            self.frames.append(message.get("text"))
+
+    from django.contrib.auth.models import AnonymousUser
+
+    user = AnonymousUser() if player is None else player["user"]
     consumer = KeptFrames()
     consumer.scope = {  # type: ignore[typeddict-item]  # what the consumer reads, no more
-                      "type": "websocket", "user": player["user"], "query_string": b"",
+                      "type": "websocket", "user": user,  # type: ignore[typeddict-item]
+                      "query_string": b"",
                       "cookies": {"csrftoken": CSRF},
                       "headers": [(b"origin", b"http://testserver")],
                       "url_route": {"kwargs": {"game_id": game_id}}}  # type: ignore[typeddict-item]
@@ -200,9 +213,10 @@ def consumer_for(game_id: int, player: dict):
 
     from django.conf import settings
 
-    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=player["session"])
-    consumer.scope["session"] = store
-    consumer.game_id, consumer.user, consumer.invite = game_id, player["user"], ""
+    if player is not None:
+        store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=player["session"])
+        consumer.scope["session"] = store
+    consumer.game_id, consumer.user, consumer.invite = game_id, user, ""
     consumer.sent_version = -1
     return consumer
 
@@ -229,8 +243,8 @@ HEADERS = {"HX-Request": "true", "X-CSRFToken": CSRF, "Origin": "http://testserv
 # What a process keeps in memory between requests and socket events (module, attribute):
 # each simulated server process gets its own (--processes).
 PROCESS_MEMORY = [("games.present.snapshots", "_kept"), ("games.present.render", "_rendered"),
-                  ("games.present.snapshots", "_shared"), ("games.present.fragments", "_shown"),
-                  ("games.present.fragments", "_lines")]
+                  ("games.present.snapshots", "_shared"), ("games.present.snapshots", "_matches"), ("games.present.fragments", "_shown"),
+                  ("games.present.fragments", "_lines"), ("games.present.fragments", "_frames")]
 
 
 class Process:
@@ -255,7 +269,8 @@ class Process:
 
 
 class Bench:
-    def __init__(self, tables: list[dict], processes: int, over: str = "http"):
+    def __init__(self, tables: list[dict], processes: int, over: str = "http",
+                 watchers: int = 0):
         from channels_redis.pubsub import RedisPubSubChannelLayer
         from django.conf import settings
         from django.test import AsyncClient
@@ -274,9 +289,11 @@ class Bench:
             t["sockets"] = [consumer_for(t["game"].pk, p) for p in t["players"]]
             # Daphne's shared port hands each connection to either process.
             t["socket_process"] = [random.choice(self.processes) for _ in t["sockets"]]
+            t["watchers"] = [consumer_for(t["game"].pk, None) for _ in range(watchers)]
+            t["watcher_process"] = [self.processes[n % processes] for n in range(watchers)]
             t["html"] = ["", ""]
             t["version"] = t["game"].version
-        self.moves = self.pushes = 0
+        self.moves = self.pushes = self.watched = 0
         self.over: set[int] = set()
 
     def first_tables(self) -> None:
@@ -286,6 +303,9 @@ class Bench:
                 t["socket_process"][seat].enter()
                 socket.send_table()
                 t["html"][seat] = socket.frames[-1]
+            for n, watcher in enumerate(t["watchers"]):
+                t["watcher_process"][n].enter()
+                watcher.send_table()
 
     async def move(self, t: dict, phase: dict | None) -> bool:
         from channels.db import database_sync_to_async
@@ -331,10 +351,17 @@ class Bench:
         for n, socket in enumerate(t["sockets"]):
             t["socket_process"][n].enter()
             self._begin("push")
-            await database_sync_to_async(socket.game_changed)(event)  # as channels runs it
+            await socket.dispatch(event)  # as channels hands it over
             self._end("push", phase)
             t["html"][n] = socket.frames[-1]
             self.pushes += 1
+        for n, watcher in enumerate(t["watchers"]):  # each reads the event from its queue
+            t["watcher_process"][n].enter()
+            self._begin("watch")
+            await watcher.dispatch(self.layer.deserialize(message))
+            self._end("watch", phase)
+            watcher.frames.clear()
+            self.watched += 1
         self.moves += 1
         return True
 
@@ -368,7 +395,7 @@ class Bench:
     async def run(self, moves: int, warm: int, profile: str | None) -> dict:
         await self.play(warm, None)
         phase: dict = defaultdict(float)
-        self.moves = self.pushes = 0
+        self.moves = self.pushes = self.watched = 0
         profiler = cProfile.Profile() if profile else None
         if profiler:
             original = self._begin, self._end
@@ -396,7 +423,8 @@ class Bench:
         return phase
 
 
-def report(phase: dict, moves: int, pushes: int, processes: int, over: str = "http") -> str:
+def report(phase: dict, moves: int, pushes: int, processes: int, over: str = "http",
+           watched: int = 0) -> str:
     def ms(part, category="total", per=moves):
         return phase.get((part, category), 0.0) * 1000 / max(per, 1)
 
@@ -412,7 +440,10 @@ def report(phase: dict, moves: int, pushes: int, processes: int, over: str = "ht
     sent = "move over the socket" if over == "socket" else "POST /play"
     for part, per, label in (("move", moves, f"{sent} (per move)"),
                              ("push", pushes, "push (per socket)"),
-                             ("serialize", moves, "channel layer (per move)")):
+                             ("serialize", moves, "channel layer (per move)"),
+                             ("watch", watched, "push to a watcher (each)")):
+        if not per:
+            continue
         cells = [ms(part, c, per) for c in ["total", *categories]]
         queries = phase.get((part, "queries"), 0) / max(per, 1)
         lines.append(f"{label:<26} {cells[0]:6.2f} " + " ".join(f"{c:8.2f}" for c in cells[1:])
@@ -431,7 +462,10 @@ def main(argv=None) -> None:
     parser.add_argument("--over", choices=["socket", "http"], default="socket",
                         help="a move over the mover's table socket (as the page sends it "
                         "while the socket is open) or the form's POST")
-    parser.add_argument("--profile", choices=["move", "push"], help="cProfile this part")
+    parser.add_argument("--watchers", type=int, default=0,
+                        help="anonymous sockets watching each table (not in the CPU per move)")
+    parser.add_argument("--profile", choices=["move", "push", "watch"],
+                        help="cProfile this part")
     parser.add_argument("--detail", action="store_true",
                         help="split the rest by the site's steps (session, user, service...)")
     parser.add_argument("--seed", type=int, default=1)
@@ -443,10 +477,11 @@ def main(argv=None) -> None:
         keep_group_events()
         if args.detail:
             instrument_detail()
-        bench = Bench(make_tables(args.tables), args.processes, args.over)
+        bench = Bench(make_tables(args.tables), args.processes, args.over, args.watchers)
         bench.first_tables()
         phase = asyncio.run(bench.run(args.moves, args.warm, args.profile))
-        print(report(phase, bench.moves, bench.pushes, args.processes, args.over))
+        print(report(phase, bench.moves, bench.pushes, args.processes, args.over,
+                     bench.watched))
 
 
 if __name__ == "__main__":

@@ -154,6 +154,14 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The table's felt, rendered after every move for every reader (games.present.felt).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "games.present.felt.environment"},
+    },
 ]
 
 # Database: SQLite in the repo by default (WAL journal), PostgreSQL via DATABASE_URL.

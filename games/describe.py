@@ -46,6 +46,13 @@ def spoken(code: str) -> str:
     return _("%(rank)s of %(suit)s") % {"rank": rank, "suit": SUIT_PLURALS[card.suit]()}
 
 
+def before_period(name: object) -> str:
+    """The name without its own final period, for a sentence that ends right after it:
+    "Waiting for Aino K." and not "Aino K.."."""
+    text = str(name)
+    return text[:-1] if text.endswith(".") else text
+
+
 def suit_name(suit: str) -> str:
     return SUIT_PLURALS[suit]()
 

@@ -73,12 +73,14 @@ class SiteConsumer(WebsocketConsumer):
     """
 
     closing = False  # this side has closed the socket
+    loop_send: ASGISendCallable  # the ASGI send, for a frame sent from the event loop
     user: Someone = None  # the socket's user, set on connect (scope_user)
 
     async def __call__(self, scope: _ChannelScope, receive: ASGIReceiveCallable,
                        send: ASGISendCallable) -> None:
         """The socket's whole life: a channel that cannot be opened refuses it (1013); a
         crash leaves its groups (live/middleware.py frees its slots)."""
+        self.loop_send = send  # channels wraps it for the thread; this is the event loop's
         try:
             await super().__call__(scope, receive, send)
         except BaseException as exc:

@@ -9,11 +9,14 @@ sent over the socket (htmx `ws-send`) go through `services`, like HTTP posts.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Hashable
 from typing import Any
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
+from autobahn.exception import Disconnected
 from channels.generic.websocket import WebsocketConsumer
 from django.utils.translation import gettext as _
 
@@ -35,6 +38,10 @@ from .base import (
 )
 
 logger = logging.getLogger(__name__)
+
+# Frames for anonymous watchers being made in this process (TableConsumer.dispatch): the
+# event loop's own, so no lock.
+_making: dict[Hashable, asyncio.Future[None]] = {}
 
 
 class RefuseConsumer(WebsocketConsumer):
@@ -74,6 +81,73 @@ class TableConsumer(SiteConsumer):
         self.leave_groups()
 
     # ------------------------------------------------------------ from the group
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """An anonymous watcher's push goes out from the event loop when another watcher
+        of the same view in this process has been sent it: no thread, no context, no
+        render. The first to need it makes it in the socket's thread while the others
+        wait for it (a thousand watchers of one table hear of a move at once).
+        Everything else as every socket of the site (SiteConsumer.dispatch)."""
+        shared = self._shared_frame(message)
+        if shared is None:
+            await super().dispatch(message)
+            return
+        sent = self._send_watched(shared)
+        if not sent and shared in _making:
+            await asyncio.shield(_making[shared])  # another watcher is making it
+            sent = self._send_watched(shared)
+        if sent:
+            try:
+                frame: Any = {"type": "websocket.send", "text": self._next_frame}  # as channels
+                await self.loop_send(frame)
+            except Disconnected:
+                pass  # the client is gone; its disconnect event follows
+            return
+        if shared in _making:  # made by another and still not kept: the whole way
+            await super().dispatch(message)
+            return
+        _making[shared] = made = asyncio.get_running_loop().create_future()
+        try:
+            await super().dispatch(message)
+        finally:
+            del _making[shared]
+            made.set_result(None)
+
+    _next_frame = ""
+
+    def _shared_frame(self, message: dict[str, Any]) -> tuple[Hashable, ...] | None:
+        """The name of the frame an anonymous watcher is to be sent for this group event,
+        shared by every watcher of the same view coming from the same table; None for
+        anything else (a signed-in reader's table is their own)."""
+        version = message.get("version")
+        if (message.get("type") != "game.changed" or self.closing
+                or (self.user is not None and self.user.is_authenticated)
+                or not isinstance(version, int) or self.shown is None
+                or version != self.sent_version + 1 or self.shown.version != self.sent_version):
+            return None
+        return (self._watch_key(version), self.shown)
+
+    def _watch_key(self, version: int) -> tuple[object, ...] | None:
+        """What an anonymous watcher's frame of `version` depends on besides the frame
+        before it (None: a signed-in reader)."""
+        if self.user is not None and self.user.is_authenticated:
+            return None
+        return (self.game_id, version, self.invite, self.site_root(), self.language,
+                self.time_zone)
+
+    def _send_watched(self, shared: tuple[Hashable, ...]) -> bool:
+        """Whether the frame `shared` is kept (fragments.watched): if so it is this
+        socket's next frame (`_next_frame`), with its CSRF token, and what the reader
+        then shows is noted as send_table would."""
+        key, before = shared
+        assert isinstance(before, fragments.Shown)
+        cookies = self.scope.get("cookies") or {}
+        found = fragments.watched(key, before, csrf_token=cookies.get("csrftoken", ""))
+        if found is None or self.shown != before:
+            return False
+        self._next_frame, self.shown = found
+        self.sent_version = self.shown.version
+        return True
+
     def game_changed(self, event: dict[str, Any]) -> None:
         if event.get("version", 0) > self.sent_version:
             self.send_table(version=event.get("version"), carried=event.get("state"))
@@ -204,7 +278,8 @@ class TableConsumer(SiteConsumer):
                                  seats=seats, site_root=self.site_root(), zone=self.time_zone)
         made = None
         if version is not None and self.shown is not None:  # a push: what changed, if it may
-            made = fragments.frame(view, self.shown, csrf_token=csrf_token)
+            made = fragments.frame(view, self.shown, csrf_token=csrf_token,
+                                   shared_as=self._watch_key(game.version))
         if made is not None:
             html, self.shown = made
         else:  # on connect, a sync, a refusal, a gap, a new deal: the whole table

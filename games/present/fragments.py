@@ -35,10 +35,9 @@ from django.utils.html import conditional_escape
 from django.utils.translation import get_language
 
 from ..models import Game
-from . import render
+from . import felt, render
 from .cache import Kept
 
-FELT = render.TABLE + "#felt"
 COACH = "games/table/_aside.html#coach"
 
 
@@ -58,6 +57,9 @@ _shown: Kept[Hashable, Shown] = Kept(render.MAX_KEPT, seconds=render.RENDER_SECO
 _lines: Kept[Hashable, str] = Kept(render.MAX_KEPT, seconds=render.RENDER_SECONDS)
 _frames: Kept[Hashable, tuple[str | None, Shown | None]] = Kept(
     render.MAX_KEPT, seconds=render.RENDER_SECONDS)
+# Frames for anonymous watchers, under a name the socket makes without reading the game
+# (games.live.table: a watcher's push needs no thread and no context).
+_watched: Kept[Hashable, tuple[str, Shown]] = Kept(render.MAX_KEPT, seconds=render.RENDER_SECONDS)
 
 
 def forget() -> None:
@@ -65,6 +67,7 @@ def forget() -> None:
     _shown.clear()
     _lines.clear()
     _frames.clear()
+    _watched.clear()
 
 
 def shown(view: render.TableView) -> Shown | None:
@@ -91,9 +94,11 @@ def _shown_of(game: Game, ctx: dict[str, Any]) -> Shown | None:
     return Shown(game.version, fixed, len(ctx.get("log") or ()), bool(ctx.get("can_hint")))
 
 
-def frame(view: render.TableView, before: Shown, *, csrf_token: str) -> tuple[str, Shown] | None:
+def frame(view: render.TableView, before: Shown, *, csrf_token: str,
+          shared_as: Hashable = None) -> tuple[str, Shown] | None:
     """The fragment frame that takes a reader from `before` to `view` (the next version),
-    and what they show then; None when only the whole table will do."""
+    and what they show then; None when only the whole table will do. `shared_as`: the
+    name under which every anonymous watcher of the same view finds it (`watched`)."""
     game = view.game
     if game.version != before.version + 1 or view.message is not None:
         return None
@@ -108,7 +113,18 @@ def frame(view: render.TableView, before: Shown, *, csrf_token: str) -> tuple[st
     html, now = made
     if html is None or now is None:
         return None
+    if shared_as is not None:
+        _watched.put((shared_as, before), (html, now))
     return render.fill(html, csrf_token=csrf_token, oob=True), now
+
+
+def watched(shared_as: Hashable, before: Shown, *, csrf_token: str) -> tuple[str, Shown] | None:
+    """The frame another watcher of the same view was sent on top of `before` (`frame`'s
+    `shared_as`), with this reader's CSRF token; None if there is none yet."""
+    made = _watched.get((shared_as, before))
+    if made is None:
+        return None
+    return render.fill(made[0], csrf_token=csrf_token, oob=True), made[1]
 
 
 def _made(view: render.TableView, before: Shown) -> tuple[str | None, Shown | None]:
@@ -120,9 +136,9 @@ def _made(view: render.TableView, before: Shown) -> tuple[str | None, Shown | No
         return None, None
     ctx = view.context
     parts = [marker(before.version, game.version, bool(ctx.get("my_turn"))),
-             _part(view, FELT, ctx)]
+             _felt(view, ctx)]
     if now.coach != before.coach:
-        parts.append(_part(view, COACH, ctx))
+        parts.append(_coach(view, ctx))
     if now.log > before.log:
         me = ctx.get("me")  # a reader's own standing orders mark their own log alone
         marks = tuple(me.auto_moves) if me is not None and me.auto_moves else ()
@@ -137,17 +153,29 @@ def marker(before: int, version: int, my_turn: bool) -> str:
             f'{turn}></div>')
 
 
-def _part(view: render.TableView, template: str, ctx: dict[str, Any]) -> str:
-    """One part of the reader's table, swapped in by its id; kept per version and reader
+def _felt(view: render.TableView, ctx: dict[str, Any]) -> str:
+    """The reader's felt, swapped in by its id; kept per version and reader
     (render.TableView.key) for the next socket of the same view."""
     key = view.key()
-    name = None if key is None else (key, template)
+    name = None if key is None else (key, felt.FELT)
     html = render.get(name)
     if html is None:
         with timezone.override(ZoneInfo(view.zone)):
-            html = render.render_part(template, {**ctx, "csrf_token": render.CSRF_MARK,
-                                                 "part_oob": True})
+            html = felt.render({**ctx, "csrf_token": render.CSRF_MARK, "part_oob": True})
         render.put(name, html)
+    return html
+
+
+def _coach(view: render.TableView, ctx: dict[str, Any]) -> str:
+    """The coach's part: its button or nothing, alike for every reader of the game in a
+    language (the CSRF token is put in per reader)."""
+    can_hint = bool(ctx.get("can_hint"))
+    key = ("coach", view.game.pk, can_hint, get_language())
+    html = _lines.get(key)
+    if html is None:
+        html = render.render_part(COACH, {"game": view.game, "can_hint": can_hint,
+                                          "csrf_token": render.CSRF_MARK, "part_oob": True})
+        _lines.put(key, html)
     return html
 
 

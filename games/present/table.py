@@ -11,7 +11,7 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from .. import describe
@@ -214,6 +214,8 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None,
             "is_me": me is not None and me.number == n,
             "team": describe.team_name(view["teams"][n]) if view["teams"] else "",
             "hand_size": view["hand_sizes"][n],
+            "count": ngettext("%(n)s card", "%(n)s cards", view["hand_sizes"][n])
+            % {"n": view["hand_sizes"][n]},
             "backs": range(min(view["hand_sizes"][n], 8)),  # a fan; the count says the rest
             "known": view["known"][n] if not (me is not None and me.number == n) else [],
             "role": role,

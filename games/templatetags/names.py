@@ -3,11 +3,9 @@
 
 from django import template
 
+from .. import describe
+
 register = template.Library()
 
 
-@register.filter
-def before_period(name) -> str:
-    """The name without its own final period, for a sentence that ends right after it."""
-    text = str(name)
-    return text[:-1] if text.endswith(".") else text
+register.filter("before_period", describe.before_period)

@@ -5,47 +5,17 @@ Individual play unless `teams` is true; nothing for a player without a rated gam
 """
 
 from django import template
-from django.utils.html import format_html
-from django.utils.translation import ngettext
 
 from ..models import Rating
 from ..present import standings
+from ..present.rating import rating, rating_html
 from ..services import reliability
 from ..services.ratings import Shown, shown
 
 register = template.Library()
 
 
-def rating_html(rating: Shown, games: int) -> str:
-    if rating.provisional:
-        title = ngettext(
-            "Provisional rating %(value)s after %(n)s rated game: it settles with more games",
-            "Provisional rating %(value)s after %(n)s rated games: it settles with more games",
-            games,
-        ) % {"value": rating.value, "n": games}
-        return format_html('<span class="rating provisional" title="{}">{}<small>?</small></span>',
-                           title, rating.value)
-    title = ngettext(
-        "Rating %(value)s, give or take %(spread)s, after %(n)s rated game",
-        "Rating %(value)s, give or take %(spread)s, after %(n)s rated games", games,
-    ) % {"value": rating.value, "spread": rating.spread, "n": games}
-    return format_html('<span class="rating" title="{}">{}&#8239;<small>±{}</small></span>',
-                       title, rating.value, rating.spread)
-
-
-@register.simple_tag
-def rating(player, teams=False):
-    if player is None or not getattr(player, "pk", None):
-        return ""
-    pool = Rating.Pool.TEAMS if teams else Rating.Pool.INDIVIDUAL
-    kept = getattr(player, "_prefetched_objects_cache", {}).get("ratings")
-    if kept is not None:  # read with the seats (games.present.snapshots): no query per seat
-        row = next((r for r in kept if r.pool == pool), None)
-    else:
-        row = Rating.objects.filter(player=player, pool=pool).first()
-    if row is None:
-        return ""
-    return rating_html(shown(row.mu, row.sigma), row.games)
+register.simple_tag(rating, name="rating")
 
 
 @register.simple_tag

@@ -5,7 +5,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
-from games.present import render
+from games.present import felt, render
 from tests.games.leaks import assert_no_leak
 
 from .test_live import connect, deal_of, fresh, legal, receive_table
@@ -15,13 +15,19 @@ pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True),
 
 async def test_the_movers_answer_and_sockets_share_one_render(duel, alice, bob, monkeypatch):
     rendered = []
-    real = render.render_to_string
+    real, real_felt = render.render_to_string, felt.render
 
     def counted(template, ctx, *args, **kwargs):
-        rendered.append((ctx["game"].version, ctx["user"].pk))
+        rendered.append(("table", ctx["game"].version, ctx["user"].pk))
         return real(template, ctx, *args, **kwargs)
 
+    def counted_felt(ctx):
+        if ctx.get("part_oob"):  # a push's felt (the whole table's is in its render)
+            rendered.append(("felt", ctx["game"].version, ctx["user"].pk))
+        return real_felt(ctx)
+
     monkeypatch.setattr(render, "render_to_string", counted)
+    monkeypatch.setattr(felt, "render", counted_felt)
     duel = await fresh(duel)
     seat = (await deal_of(duel)).to_act
     mover, other = (alice, bob) if seat == 0 else (bob, alice)
@@ -51,7 +57,8 @@ async def test_the_movers_answer_and_sockets_share_one_render(duel, alice, bob, 
     await sync_to_async(assert_no_leak)(other_view, deal, 1 - seat)
     # The answer is the mover's whole table; each socket pushes only its reader's felt.
     assert "table-felt" in pushed and 'id="table"' not in pushed
-    assert sorted(rendered) == sorted([(before + 1, mover.pk), (before + 1, mover.pk),
-                                       (before + 1, other.pk)])
+    assert sorted(rendered) == sorted([("table", before + 1, mover.pk),
+                                       ("felt", before + 1, mover.pk),
+                                       ("felt", before + 1, other.pk)])
     for comm in (mine, theirs):
         await comm.disconnect()

@@ -5,7 +5,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games import services
-from games.present import render
+from games.present import felt, render
 from tests.games.leaks import assert_no_leak
 
 from .test_live import deal_of, fresh, legal, receive_table
@@ -28,13 +28,19 @@ async def watch(game, token):
 
 async def test_spectators_share_one_render_of_each_version(duel, alice, bob, monkeypatch):
     rendered = []
-    real = render.render_to_string
+    real, real_felt = render.render_to_string, felt.render
 
     def counted(template, ctx, *args, **kwargs):
         rendered.append(ctx["game"].version)
         return real(template, ctx, *args, **kwargs)
 
+    def counted_felt(ctx):
+        if ctx.get("part_oob"):  # a push's felt (the whole table's is in its render)
+            rendered.append(ctx["game"].version)
+        return real_felt(ctx)
+
     monkeypatch.setattr(render, "render_to_string", counted)
+    monkeypatch.setattr(felt, "render", counted_felt)
     tokens = [f"{'abcdefgh'[i]}" * 32 for i in range(3)]
     comms = [await watch(duel, token) for token in tokens]
     for comm in comms:
@@ -55,3 +61,42 @@ async def test_spectators_share_one_render_of_each_version(duel, alice, bob, mon
         await sync_to_async(assert_no_leak)(html, deal, None)
         await comm.disconnect()
     assert rendered == [before + 1]  # one render for the three of them
+
+
+async def test_a_watchers_push_made_for_another_watcher_goes_out_from_the_event_loop(
+        duel, alice, bob, monkeypatch):
+    """The first anonymous watcher in a process makes the frame in the socket's thread;
+    the others of the same view are sent it without that thread (TableConsumer.dispatch)."""
+    from games.live.table import TableConsumer
+
+    handled = []
+    real = TableConsumer.game_changed
+
+    def counted(self, event):
+        handled.append(event.get("version"))
+        return real(self, event)
+
+    monkeypatch.setattr(TableConsumer, "game_changed", counted)
+    tokens = [f"{'pqrstuvw'[i]}" * 32 for i in range(4)]
+    comms = [await watch(duel, token) for token in tokens]
+    for comm in comms:
+        await receive_table(comm)
+    duel = await fresh(duel)
+    for _move in range(2):
+        seat = (await deal_of(duel)).to_act
+        player = alice if seat == 0 else bob
+        before = duel.version
+        handled.clear()
+        await sync_to_async(services.play)(duel.pk, player, [(await legal(duel, seat))[0]],
+                                           before, seat=seat)
+        deal = await deal_of(duel)
+        for comm, token in zip(comms, tokens):
+            html, version = await receive_table(comm)
+            assert version == before + 1
+            assert 'id="table-frame"' in html and f'data-from="{before}"' in html
+            assert token in html and not any(t in html for t in tokens if t != token)
+            await sync_to_async(assert_no_leak)(html, deal, None)
+        assert handled == [before + 1]  # one socket's thread made it; three were sent it
+        duel = await fresh(duel)
+    for comm in comms:
+        await comm.disconnect()
