@@ -78,6 +78,32 @@ def quiet_notify(monkeypatch) -> None:
     monkeypatch.setattr(notify, "people_changed", lambda *args, **kwargs: None)
 
 
+def seated_game(monkeypatch, django_user_model, *, names: list[str], seed: int, label: str,
+                preset: str = "Classic"):
+    """A game of `names` (the first in seat 0) from a pack shuffled by `seed`, every seat
+    taken, before any page opens; with the random source the caller plays on with."""
+    from datetime import timedelta
+
+    from games import services
+    from games.engine.cards import full_deck
+    from games.models import RulePreset
+    from tests.stacking import stack_new_matches
+
+    rng = random.Random(seed)
+    deck = [c.code for c in full_deck(36)]
+    rng.shuffle(deck)
+    stack_new_matches(monkeypatch, deck, seed=f"{label}-{seed}")
+    quiet_notify(monkeypatch)
+    users = [django_user_model.objects.filter(username=n).first()
+             or django_user_model.objects.create_user(username=n, password=PASSWORD)
+             for n in names]
+    game = services.create_game(users[0], RulePreset.objects.get(name=preset),
+                                players=len(names), deals=1, move_time=timedelta(minutes=5))
+    for user in users[1:]:
+        game = services.join_game(game.pk, user)
+    return game, users, rng
+
+
 def watch(page: Page, username: str) -> Person:
     """Follow the page's WebSocket frames and its navigations."""
     person = Person(page, username)

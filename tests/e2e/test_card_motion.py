@@ -45,16 +45,23 @@ def stories(page):
     return page.evaluate("() => window.stories")
 
 
+def olga_leads(new_page, django_user_model, monkeypatch, **options):
+    """Olga leads the 7♠ to pia, whose page is open on her turn and watched (WATCH_JS).
+    Returns (olga, game, person)."""
+    olga = django_user_model.objects.create_user(username="olga", password=PASSWORD)
+    pia, person = log_in(new_page, django_user_model, "pia", **options)
+    game = stacked_game(monkeypatch, olga, pia, RulePreset.objects.get(name="Classic"))
+    game = services.play(game.pk, olga, ["attack:7S"], game.version)
+    open_table(person, game.pk, "(s) => s.mine")
+    person.page.evaluate(WATCH_JS)
+    return olga, game, person
+
+
 def beat_the_lead(new_page, django_user_model, monkeypatch, **options):
     """Olga leads the 7♠ to pia, whose page is open on her turn; pia has tapped the 9♠
     (it beats only the 7♠: the tap plays it). Returns (olga, game, person)."""
-    olga = django_user_model.objects.create_user(username="olga", password=PASSWORD)
-    _pia, person = log_in(new_page, django_user_model, "pia", **options)
-    game = stacked_game(monkeypatch, olga, _pia, RulePreset.objects.get(name="Classic"))
-    game = services.play(game.pk, olga, ["attack:7S"], game.version)
+    olga, game, person = olga_leads(new_page, django_user_model, monkeypatch, **options)
     page = person.page
-    open_table(person, game.pk, "(s) => s.mine")
-    page.evaluate(WATCH_JS)
     version = person.version
     answer = send_move(person, lambda: hand(page, "9S").click())
     assert not answer["message"], answer["message"]
@@ -66,13 +73,8 @@ def beat_the_lead(new_page, django_user_model, monkeypatch, **options):
 def test_a_card_played_glides_onto_the_table_and_a_finished_bout_flies_to_the_discard(
         new_page, django_user_model, monkeypatch):
     page_options = {"viewport": SIZES["phone"], "is_mobile": True, "has_touch": True}
-    olga = django_user_model.objects.create_user(username="olga", password=PASSWORD)
-    _pia, person = log_in(new_page, django_user_model, "pia", **page_options)
-    game = stacked_game(monkeypatch, olga, _pia, RulePreset.objects.get(name="Classic"))
-    game = services.play(game.pk, olga, ["attack:7S"], game.version)
+    olga, game, person = olga_leads(new_page, django_user_model, monkeypatch, **page_options)
     page = person.page
-    open_table(person, game.pk, "(s) => s.mine")
-    page.evaluate(WATCH_JS)
     page.evaluate("() => { window.freeze = true; }")
     assert page.evaluate("() => document.documentElement.classList.contains('motion')")
 

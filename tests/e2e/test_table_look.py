@@ -3,21 +3,17 @@ size (screenshots in artifacts/screenshots/), the whole hand, the bout and the b
 phone's screen at once, your turn in the tab's title and icon, the last move highlighted
 and said in words (and to screen readers)."""
 
-import random
 import re
-from datetime import timedelta
 
 import pytest
 from playwright.sync_api import expect
 
 from games import services
 from games.engine import Attack, Defend, Pass, Take
-from games.engine.cards import full_deck
 from games.models import RulePreset
 from tests.e2e import helpers
 from tests.e2e.helpers import PASSWORD, open_table, wait_state
 from tests.e2e.test_screenshots import SIZES, shoot
-from tests.stacking import stack_new_matches
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -28,18 +24,8 @@ def bout_in_play(monkeypatch, django_user_model, players: int, seed: int,
                  preset: str = "Classic"):
     """A game of `players` people (pia in seat 0), played by the rules until pia is to act
     with at least two cards on the table. The moves are made here, before any page opens."""
-    rng = random.Random(seed)
-    deck = [c.code for c in full_deck(36)]
-    rng.shuffle(deck)
-    stack_new_matches(monkeypatch, deck, seed=f"look-{seed}")
-    helpers.quiet_notify(monkeypatch)
-    users = [django_user_model.objects.filter(username=n).first()
-             or django_user_model.objects.create_user(username=n, password=PASSWORD)
-             for n in NAMES[:players]]
-    game = services.create_game(users[0], RulePreset.objects.get(name=preset),
-                                players=players, deals=1, move_time=timedelta(minutes=5))
-    for user in users[1:]:
-        game = services.join_game(game.pk, user)
+    game, users, rng = helpers.seated_game(monkeypatch, django_user_model, names=NAMES[:players],
+                                           seed=seed, label="look", preset=preset)
     for _ in range(200):
         deal = game.match().deal
         seat = deal.to_act

@@ -6,23 +6,18 @@ column. Screenshots of the first screen (and of the whole page) go to
 artifacts/screenshots/after/, with the measured positions in table-mode.json."""
 
 import json
-import random
-from datetime import timedelta
 
 import pytest
 from playwright.sync_api import expect
 
 from games import services
 from games.engine import Attack, Defend, Pass, Take
-from games.engine.cards import full_deck
-from games.models import RulePreset
 from tests.e2e import helpers
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.helpers import PASSWORD, open_table
+from tests.e2e.helpers import open_table
 from tests.e2e.test_accessibility import serious
 from tests.e2e.test_screenshots import SIZES, shoot
 from tests.e2e.test_table_look import NAMES, bout_in_play
-from tests.stacking import stack_new_matches
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -58,18 +53,8 @@ def defence_with_a_big_hand(monkeypatch, django_user_model, players: int, seed: 
     """A game where pia (seat 0) defends against three or more cards, at least one of them
     unbeaten, holding `hand` cards or more: the most a phone's screen has to hold. The
     seeds are chosen so that such a bout comes (pia takes often, to fill her hand)."""
-    rng = random.Random(seed)
-    deck = [c.code for c in full_deck(36)]
-    rng.shuffle(deck)
-    stack_new_matches(monkeypatch, deck, seed=f"mode-{seed}")
-    helpers.quiet_notify(monkeypatch)
-    users = [django_user_model.objects.filter(username=n).first()
-             or django_user_model.objects.create_user(username=n, password=PASSWORD)
-             for n in NAMES[:players]]
-    game = services.create_game(users[0], RulePreset.objects.get(name=preset),
-                                players=players, deals=1, move_time=timedelta(minutes=5))
-    for user in users[1:]:
-        game = services.join_game(game.pk, user)
+    game, users, rng = helpers.seated_game(monkeypatch, django_user_model, names=NAMES[:players],
+                                           seed=seed, label="mode", preset=preset)
     for _ in range(300):
         deal = game.match().deal
         seat = deal.to_act

@@ -100,3 +100,36 @@ async def test_a_watchers_push_made_for_another_watcher_goes_out_from_the_event_
         duel = await fresh(duel)
     for comm in comms:
         await comm.disconnect()
+
+
+async def test_watchers_whose_event_comes_one_after_another_take_the_frame_made_first(
+        duel, alice, bob, monkeypatch):
+    """The group event reaches a process's watchers one after another too (a busy event
+    loop): each after the first takes the kept frame, none goes to the socket thread."""
+    from bench.movebench import consumer_for
+    from games import notify
+    from games.live.table import TableConsumer
+
+    handled, events = [], []
+    real = TableConsumer.game_changed
+
+    def counted(self, event):
+        handled.append(event.get("version"))
+        return real(self, event)
+
+    monkeypatch.setattr(TableConsumer, "game_changed", counted)
+    monkeypatch.setattr(notify, "_group_send", lambda group, event: events.append(event))
+    watchers = [consumer_for(duel.pk, None) for _ in range(3)]
+    for watcher in watchers:
+        await sync_to_async(watcher.send_table)()
+    duel = await fresh(duel)
+    seat = (await deal_of(duel)).to_act
+    player = alice if seat == 0 else bob
+    await sync_to_async(services.play)(duel.pk, player, [(await legal(duel, seat))[0]],
+                                       duel.version, seat=seat)
+    event = next(e for e in events if e.get("type") == "game.changed")
+    for watcher in watchers:
+        await watcher.dispatch(dict(event))
+        assert watcher.sent_version == duel.version + 1
+        assert f'data-from="{duel.version}"' in watcher.frames[-1]
+    assert handled == [duel.version + 1]
