@@ -21,6 +21,7 @@ time ("59 minutes left") are never old.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable
 from functools import cached_property
 from typing import Any
@@ -31,7 +32,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.http import HttpRequest
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.translation import get_language
@@ -98,7 +99,7 @@ def reader_context(game: Game, user: Someone, *, invite: str, message: str | Non
     ctx.update(outcome.result_context(game, seats, me, ctx, match))
     ctx.update(_helpers(game, seats, me, ctx))
     invite = invite if game.private and invite == game.invite_token else ""
-    here = reverse("table", args=[game.pk]) + (f"?{urlencode({'invite': invite})}" if invite else "")
+    login_url, signup_url = _way_back(game.pk, invite, get_script_prefix())
     can_cancel = (game.is_open and user is not None and user.is_authenticated
                   and (user.is_staff or game.created_by_id == user.pk))
     challenged_me = (game.is_open and game.challenged_id is not None and user is not None
@@ -106,8 +107,8 @@ def reader_context(game: Game, user: Someone, *, invite: str, message: str | Non
     ctx.update({
         "message": message,
         "invite": invite,
-        "login_url": f"{reverse('login')}?{urlencode({'next': here})}",  # back here, invite kept
-        "signup_url": f"{reverse('signup')}?{urlencode({'next': here})}",
+        "login_url": login_url,
+        "signup_url": signup_url,
         "can_cancel": can_cancel,
         # A challenge waits for its player: no computer may take their seat by a start.
         "can_start": can_cancel and game.challenged_id is None,
@@ -118,6 +119,15 @@ def reader_context(game: Game, user: Someone, *, invite: str, message: str | Non
         "user": user,
     })
     return ctx
+
+
+@functools.lru_cache(maxsize=4096)
+def _way_back(game_id: int, invite: str, prefix: str) -> tuple[str, str]:
+    """The log-in and sign-up links that come back to this table, its invite kept (one
+    reverse per table, not per render)."""
+    here = reverse("table", args=[game_id]) + (f"?{urlencode({'invite': invite})}" if invite else "")
+    return (f"{reverse('login')}?{urlencode({'next': here})}",
+            f"{reverse('signup')}?{urlencode({'next': here})}")
 
 
 def _helpers(game: Game, seats: list[Seat], me: Seat | None,
