@@ -217,6 +217,7 @@ def consumer_for(game_id: int, player: dict | None):
         store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=player["session"])
         consumer.scope["session"] = store
     consumer.game_id, consumer.user, consumer.invite = game_id, user, ""
+    consumer.signed_in = player is not None
     consumer.sent_version = -1
     return consumer
 

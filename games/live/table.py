@@ -55,6 +55,7 @@ class TableConsumer(SiteConsumer):
     def connect(self) -> None:
         self.game_id: int = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = scope_user(self.scope)
+        self.signed_in = self.user is not None and self.user.is_authenticated
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = (query.get("invite") or [""])[0][:64]
         self.sent_version = -1
@@ -113,14 +114,14 @@ class TableConsumer(SiteConsumer):
             made.set_result(None)
 
     _next_frame = ""
+    signed_in = False  # the socket's user is logged in (connect)
 
     def _shared_frame(self, message: dict[str, Any]) -> tuple[Hashable, ...] | None:
         """The name of the frame an anonymous watcher is to be sent for this group event,
         shared by every watcher of the same view coming from the same table; None for
         anything else (a signed-in reader's table is their own)."""
         version = message.get("version")
-        if (message.get("type") != "game.changed" or self.closing
-                or (self.user is not None and self.user.is_authenticated)
+        if (message.get("type") != "game.changed" or self.closing or self.signed_in
                 or not isinstance(version, int) or self.shown is None
                 or version != self.sent_version + 1 or self.shown.version != self.sent_version):
             return None
@@ -129,7 +130,7 @@ class TableConsumer(SiteConsumer):
     def _watch_key(self, version: int) -> tuple[object, ...] | None:
         """What an anonymous watcher's frame of `version` depends on besides the frame
         before it (None: a signed-in reader)."""
-        if self.user is not None and self.user.is_authenticated:
+        if self.signed_in:
             return None
         return (self.game_id, version, self.invite, self.site_root(), self.language,
                 self.time_zone)
@@ -255,11 +256,15 @@ class TableConsumer(SiteConsumer):
         # The group event brings the line to every reader, this socket too.
 
     # ------------------------------------------------------------ rendering
+    _site_root: str | None = None
+
     def site_root(self) -> str:
         """The page's own origin ("http://host:port") for absolute links such as the
         invite link; live/middleware.py's SiteOriginValidator has checked it."""
-        origin = dict(self.scope.get("headers") or []).get(b"origin", b"").decode("latin-1")
-        return origin if origin.startswith(("http://", "https://")) else ""
+        if self._site_root is None:
+            origin = dict(self.scope.get("headers") or []).get(b"origin", b"").decode("latin-1")
+            self._site_root = origin if origin.startswith(("http://", "https://")) else ""
+        return self._site_root
 
     def send_table(self, message: str | None = None, version: int | None = None,
                    carried: object = None) -> None:
