@@ -26,6 +26,23 @@ async def watch(game, token):
     return comm
 
 
+async def watchers(game, tokens):
+    """A watcher's socket for each CSRF token, each with the table it gets on connect."""
+    comms = [await watch(game, token) for token in tokens]
+    for comm in comms:
+        await receive_table(comm)  # on connect: the table as it is
+    return comms
+
+
+async def play_a_move(game, alice, bob):
+    """The seat to act plays its first legal move; the version it was played on."""
+    seat = (await deal_of(game)).to_act
+    before = game.version
+    await sync_to_async(services.play)(game.pk, alice if seat == 0 else bob,
+                                       [(await legal(game, seat))[0]], before, seat=seat)
+    return before
+
+
 async def test_spectators_share_one_render_of_each_version(duel, alice, bob, monkeypatch):
     rendered = []
     real, real_felt = render.render_to_string, felt.render
@@ -42,16 +59,9 @@ async def test_spectators_share_one_render_of_each_version(duel, alice, bob, mon
     monkeypatch.setattr(render, "render_to_string", counted)
     monkeypatch.setattr(felt, "render", counted_felt)
     tokens = [f"{'abcdefgh'[i]}" * 32 for i in range(3)]
-    comms = [await watch(duel, token) for token in tokens]
-    for comm in comms:
-        await receive_table(comm)  # on connect: the table as it is
-    duel = await fresh(duel)
-    seat = (await deal_of(duel)).to_act
-    player = alice if seat == 0 else bob
+    comms = await watchers(duel, tokens)
     rendered.clear()
-    before = duel.version
-    await sync_to_async(services.play)(duel.pk, player, [(await legal(duel, seat))[0]],
-                                       before, seat=seat)
+    before = await play_a_move(await fresh(duel), alice, bob)
     deal = await deal_of(duel)
     for comm, token in zip(comms, tokens):
         html, version = await receive_table(comm)
@@ -78,17 +88,11 @@ async def test_a_watchers_push_made_for_another_watcher_goes_out_from_the_event_
 
     monkeypatch.setattr(TableConsumer, "game_changed", counted)
     tokens = [f"{'pqrstuvw'[i]}" * 32 for i in range(4)]
-    comms = [await watch(duel, token) for token in tokens]
-    for comm in comms:
-        await receive_table(comm)
+    comms = await watchers(duel, tokens)
     duel = await fresh(duel)
     for _move in range(2):
-        seat = (await deal_of(duel)).to_act
-        player = alice if seat == 0 else bob
-        before = duel.version
         handled.clear()
-        await sync_to_async(services.play)(duel.pk, player, [(await legal(duel, seat))[0]],
-                                           before, seat=seat)
+        before = await play_a_move(duel, alice, bob)
         deal = await deal_of(duel)
         for comm, token in zip(comms, tokens):
             html, version = await receive_table(comm)
@@ -122,14 +126,10 @@ async def test_watchers_whose_event_comes_one_after_another_take_the_frame_made_
     watchers = [consumer_for(duel.pk, None) for _ in range(3)]
     for watcher in watchers:
         await sync_to_async(watcher.send_table)()
-    duel = await fresh(duel)
-    seat = (await deal_of(duel)).to_act
-    player = alice if seat == 0 else bob
-    await sync_to_async(services.play)(duel.pk, player, [(await legal(duel, seat))[0]],
-                                       duel.version, seat=seat)
+    before = await play_a_move(await fresh(duel), alice, bob)
     event = next(e for e in events if e.get("type") == "game.changed")
     for watcher in watchers:
         await watcher.dispatch(dict(event))
-        assert watcher.sent_version == duel.version + 1
-        assert f'data-from="{duel.version}"' in watcher.frames[-1]
-    assert handled == [duel.version + 1]
+        assert watcher.sent_version == before + 1
+        assert f'data-from="{before}"' in watcher.frames[-1]
+    assert handled == [before + 1]
