@@ -3,7 +3,8 @@
 The game's group carries small events ("game N is at version V", with the rows as
 committed); each consumer renders its own user's table (`deal.view(their seat)`) and pushes
 it with `hx-swap-oob`: after a move only the parts that changed (games.present.fragments),
-else the whole table. Moves
+else the whole table; anonymous watchers of a process share one frame, sent from the event
+loop (`dispatch`). Moves
 sent over the socket (htmx `ws-send`) go through `services`, like HTTP posts.
 """
 

@@ -15,7 +15,11 @@ reader version V-1 sends for V a frame of
   and reader like a whole table (games.present.render), so every spectator and the
   reader's other tabs share one render;
 - the log's new lines, rendered once per version for every reader (the log is public);
-- the coach's part, when it appears or goes.
+- the coach's part, when it appears or goes (one render per game and language).
+
+An anonymous watcher's frame is also kept under a name its socket makes without reading
+the game (`watched`), so the other watchers are sent it from the event loop
+(games.live.table.TableConsumer.dispatch).
 
 Anything else (a new deal, the end of the match, a seat taken over, a claim, a gap of
 versions) sends the whole table, as on connect. Each reader's felt comes from
