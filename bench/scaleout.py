@@ -189,14 +189,15 @@ def site_cpu(cell: str) -> float:
 
 
 def verdict(daphnes: float, pg: float, redis: float, client: float, site_cores: int,
-            other_cores: int, busiest_daphne: float = 0.0) -> str:
+            other_cores: int, busiest_daphne: float = 0.0, shared: bool = False) -> str:
     """Which resource limits: a set of cores at 85% or more, or one Daphne process (it runs
-    on one core at a time) at 85% of a core; else none."""
-    site_full = daphnes / (100 * site_cores)
+    on one core at a time) at 85% of a core; else none. `shared`: the site and the rest run
+    on the same cores, so their use adds up."""
+    other = {"PostgreSQL": pg, "Redis": redis, "the client": client}
+    site_full = (daphnes + (sum(other.values()) if shared else 0)) / (100 * site_cores)
     if busiest_daphne >= 85 and site_full < 0.85:
         return f"one Daphne process ({busiest_daphne:.0f}% of a core): run more"
-    other = {"PostgreSQL": pg, "Redis": redis, "the client": client}
-    other_full = sum(other.values()) / (100 * other_cores)
+    other_full = site_full if shared else sum(other.values()) / (100 * other_cores)
     busiest = max(other, key=lambda k: other[k])
     if max(site_full, other_full) < 0.85:
         return "nothing full: the offered load is handled"
@@ -244,7 +245,8 @@ def main(argv: list[str] | None = None) -> None:
             stop(daphnes)
         limit = verdict(site_cpu(cells[9]), 100 * pg_cpu / wall, 100 * redis_cpu / wall,
                         100 * client_cpu / wall, len(cpus(args.site_cpus)), len(other),
-                        max(daphne_cpus(cells[9]), default=0.0))
+                        max(daphne_cpus(cells[9]), default=0.0),
+                        shared=set(cpus(args.site_cpus)) == set(other))
         rows.append([str(n), *cells, percent(pg_cpu, wall), percent(redis_cpu, wall),
                      percent(client_cpu, wall), limit])
         print("| " + " | ".join(rows[-1]) + " |", file=sys.stderr)

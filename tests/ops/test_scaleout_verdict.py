@@ -14,5 +14,12 @@ def test_the_verdict_names_the_full_resource():
     assert verdict(124, 13, 1, 5, 2, 2, busiest_daphne=63).startswith("nothing full")
 
 
+def test_cores_shared_by_the_site_and_the_rest_add_up():
+    # Two Daphnes at 74% and PostgreSQL, Redis and the client on the same two cores: full.
+    assert verdict(148, 18, 1, 6, 2, 2, busiest_daphne=74,
+                   shared=True).startswith("the Daphnes' cores (86% busy)")
+    assert verdict(148, 18, 1, 6, 2, 2, busiest_daphne=74).startswith("nothing full")
+
+
 def test_each_daphne_is_read_from_the_benchmark_cell():
     assert daphne_cpus("daphne 63%, redis-server 2%, daphne 61%") == [63.0, 61.0]
