@@ -244,7 +244,7 @@ HEADERS = {"HX-Request": "true", "X-CSRFToken": CSRF, "Origin": "http://testserv
 # What a process keeps in memory between requests and socket events (module, attribute):
 # each simulated server process gets its own (--processes).
 PROCESS_MEMORY = [("games.present.snapshots", "_kept"), ("games.present.render", "_rendered"),
-                  ("games.present.snapshots", "_shared"), ("games.present.snapshots", "_matches"), ("games.present.fragments", "_shown"),
+                  ("games.present.snapshots", "_shared"), ("games.present.fragments", "_shown"),
                   ("games.present.fragments", "_lines"), ("games.present.fragments", "_frames")]
 
 

@@ -42,7 +42,7 @@ from accounts.middleware import valid_time_zone
 from .. import services
 from ..models import ChatMessage, Game, Seat
 from ..services.access import Someone
-from . import outcome, snapshots
+from . import outcome
 from .cache import Kept
 from .lesson import lesson_context
 from .orders import orders_key, own_orders
@@ -92,7 +92,7 @@ def reader_context(game: Game, user: Someone, *, invite: str, message: str | Non
         seats = list(game.seats.select_related("player").order_by("number"))
     me = next((s for s in seats if user is not None and user.is_authenticated
                and s.player_id == user.pk), None)
-    match = snapshots.match_of(game)  # parsed once per version, not per reader
+    match = game.match()  # parsed once for the whole table
     ctx = table_context(game, seats, me, match)
     ctx.update(lesson_context(game, me, ctx["view"]))
     ctx["orders"] = own_orders(game, me)  # the reader's own, seen by nobody else

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth import get_user_model
 from django.db.models import Model, Prefetch, prefetch_related_objects
 
-from ..engine import Match
 from ..models import DealRecord, Game, Rating, RulePreset, Seat
 from ..services import carried as carried_rows
 from .cache import Kept
@@ -51,7 +50,6 @@ class Shared:
 
 _kept: Kept[tuple[int, int], tuple[Game, list[Seat]]] = Kept(MAX_KEPT)
 _shared: Kept[int, Shared] = Kept(MAX_KEPT)  # by game; its own clock (SHARED_SECONDS)
-_matches: Kept[tuple[int, int], Match | None] = Kept(MAX_KEPT)  # a kept version's match
 
 
 def read(game_id: int) -> tuple[Game, list[Seat]] | None:
@@ -141,20 +139,6 @@ def at(game_id: int, version: int | None,
     return read(game_id)
 
 
-def match_of(game: Game) -> Match | None:
-    """The game's match, parsed once per version for every reader in this process when
-    `game` is a kept snapshot (read, never changed); else parsed afresh."""
-    key = (game.pk, game.version)
-    found = _kept.get(key)
-    if found is None or found[0] is not game:
-        return game.match()
-    match = _matches.get(key)
-    if match is None:
-        match = game.match()
-        _matches.put(key, match)
-    return match
-
-
 def kept(game_id: int, version: int) -> tuple[Game, list[Seat]] | None:
     """The table at `version` if this process keeps it (no query), else None."""
     return _kept.get((game_id, version))
@@ -164,4 +148,3 @@ def forget() -> None:
     """Drop every kept snapshot (tests: ids come back in a new test)."""
     _kept.clear()
     _shared.clear()
-    _matches.clear()
