@@ -93,13 +93,13 @@ class TableConsumer(SiteConsumer):
         if shared is None:
             await super().dispatch(message)
             return
-        sent = self._send_watched(shared)
-        if not sent and shared in _making:
+        html = self._take_watched(shared)
+        if html is None and shared in _making:
             await asyncio.shield(_making[shared])  # another watcher is making it
-            sent = self._send_watched(shared)
-        if sent:
+            html = self._take_watched(shared)
+        if html is not None:
             try:
-                frame: Any = {"type": "websocket.send", "text": self._next_frame}  # as channels
+                frame: Any = {"type": "websocket.send", "text": html}  # as channels
                 await self.loop_send(frame)
             except Disconnected:
                 pass  # the client is gone; its disconnect event follows
@@ -114,7 +114,6 @@ class TableConsumer(SiteConsumer):
             del _making[shared]
             made.set_result(None)
 
-    _next_frame = ""
     signed_in = False  # the socket's user is logged in (connect)
 
     def _shared_frame(self, message: dict[str, Any]) -> tuple[Hashable, ...] | None:
@@ -136,19 +135,20 @@ class TableConsumer(SiteConsumer):
         return (self.game_id, version, self.invite, self.site_root(), self.language,
                 self.time_zone)
 
-    def _send_watched(self, shared: tuple[Hashable, ...]) -> bool:
-        """Whether the frame `shared` is kept (fragments.watched): if so it is this
-        socket's next frame (`_next_frame`), with its CSRF token, and what the reader
-        then shows is noted as send_table would."""
+    def _take_watched(self, shared: tuple[Hashable, ...]) -> str | None:
+        """The kept frame `shared` (fragments.watched) with this reader's CSRF token, noting
+        what the reader then shows as send_table would; None if none is kept yet."""
         key, before = shared
         assert isinstance(before, fragments.Shown)
+        if self.shown != before:
+            return None
         cookies = self.scope.get("cookies") or {}
         found = fragments.watched(key, before, csrf_token=cookies.get("csrftoken", ""))
-        if found is None or self.shown != before:
-            return False
-        self._next_frame, self.shown = found
+        if found is None:
+            return None
+        html, self.shown = found
         self.sent_version = self.shown.version
-        return True
+        return html
 
     def game_changed(self, event: dict[str, Any]) -> None:
         if event.get("version", 0) > self.sent_version:
