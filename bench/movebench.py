@@ -92,6 +92,7 @@ def instrument() -> None:
     from django.template.base import PartialTemplate, Template
 
     from games.engine import deal, match
+    from games.services import rows
 
     for cls in (compiler.SQLCompiler, compiler.SQLInsertCompiler, compiler.SQLUpdateCompiler,
                 compiler.SQLDeleteCompiler):
@@ -104,6 +105,9 @@ def instrument() -> None:
         return counted(self, *args, **kwargs)
 
     CursorWrapper._execute_with_wrappers = counting  # type: ignore[attr-defined]
+    for name in ("update", "insert"):  # a change's own statements (games.services.rows)
+        timed(rows, name, "db")
+    timed(rows.Statement, "rows", "db")
     timed(BaseDatabaseWrapper, "commit", "db")
     timed(BaseDatabaseWrapper, "_savepoint", "db")
     timed(BaseDatabaseWrapper, "_savepoint_commit", "db")

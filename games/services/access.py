@@ -6,10 +6,10 @@ from __future__ import annotations
 import hmac
 from typing import TYPE_CHECKING
 
-from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from ..models import Game, Seat
+from . import rows
 from .errors import Forbidden, NotFound
 
 if TYPE_CHECKING:
@@ -28,18 +28,21 @@ def need_user(user: Someone) -> Player:
     return user
 
 
-def find_game(game_id: int | str, games: QuerySet[Game] | None = None) -> Game:
-    """The game of this id (from `games`, say a locking queryset); NotFound for a bad id."""
-    games = Game.objects.all() if games is None else games
-    try:
-        return games.get(pk=int(game_id))
-    except (TypeError, ValueError, Game.DoesNotExist):
-        raise NotFound(_("There is no such game.")) from None
+def find_game(game_id: int | str) -> Game:
+    """The game of this id; NotFound for a bad id."""
+    return found(rows.game(game_id))
+
+
+def found(game: Game | None) -> Game:
+    """`game`, or NotFound when there is none."""
+    if game is None:
+        raise NotFound(_("There is no such game."))
+    return game
 
 
 def seats_of(game: Game) -> list[Seat]:
     """The game's seats in order, with their players."""
-    return list(game.seats.select_related("player").order_by("number"))
+    return rows.seats(game)
 
 
 def seat_of(game: Game, user: Someone) -> Seat | None:

@@ -28,7 +28,8 @@ from django.utils.translation import gettext as _
 
 from .. import notify
 from ..models import Game, Move, Seat
-from .access import Someone, can_view, find_game, need_user, own_seat, seats_of
+from . import rows
+from .access import Someone, can_view, find_game, found, need_user, own_seat, seats_of
 from .carried import carry
 
 if TYPE_CHECKING:
@@ -87,9 +88,12 @@ class Change:
         game, seats = self.game, self.seats
         player = self.user if isinstance(player, _Site) else player
         game.version += 1
-        game.save(update_fields=[*fields, "version"] if fields else None)
-        Move.objects.create(game=game, seq=game.version, seat=seat, player=player,
-                            actions=list(actions), kind=kind)
+        if fields:
+            rows.update(game, [*fields, "version"])
+        else:
+            game.save()
+        rows.insert(Move(game=game, seq=game.version, seat=seat, player=player,
+                         actions=list(actions), kind=kind))
         bot_to_move = not bot_plays_on and (order_due or bot_holds_initiative(game, seats))
         delay = bot_pace(seats, kind) if bot_to_move else 0.0
         transaction.on_commit(partial(self._tell, bot_to_move, delay), robust=True)
@@ -131,7 +135,7 @@ def parse_version(version: object) -> int:
 def lock_game(game_id: int | str) -> Game:
     """The game row, locked until the transaction ends; NotFound for a bad id."""
     # Lock the game row only (no joins: FOR UPDATE would lock the preset row too).
-    return find_game(game_id, Game.objects.select_for_update())
+    return found(rows.game(game_id, lock=True))
 
 
 def new_change(game: Game, user: Player | None = None) -> Change:
