@@ -152,16 +152,19 @@ def view(deal: Deal, seat: int | None) -> View:
         "losing_team": deal.losing_team,
         "is_draw": deal.draw,
         "discarded": _codes(deal.discard),
-        "history": [_event_copy(e) for e in deal.history],
+        "history": _history_copy(deal.history),
         "legal_actions": [a.token() for a in legal],
     }
 
 
-def _event_copy(event: dict[str, Any]) -> dict[str, Any]:
-    copy = dict(event)
-    if "cards" in copy:
-        copy["cards"] = list(copy["cards"])
-    return copy
+def _history_copy(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events as new dicts (a reader may change its view, never the deal): each
+    copied at C speed, then the few that hold a list of cards given their own list."""
+    events = list(map(dict, history))
+    for event in events:
+        if "cards" in event:
+            event["cards"] = list(event["cards"])
+    return events
 
 
 def _mask(cards: list[Card]) -> int:

@@ -10,7 +10,7 @@ import pytest
 
 from games.engine import Deal, ExchangeTrump, Rules
 from tests.engine.decks import accounted_for, deal_from, endgame, pass_round, play
-from tests.engine.randomplay import OPTIONS, SEATING, random_rules
+from tests.engine.randomplay import OPTIONS, SEATING, play_random_deal, random_rules
 
 CHI2_999 = {1: 10.83, 2: 13.82, 3: 16.27, 4: 18.47, 5: 20.52, 6: 22.46, 7: 24.32, 8: 26.12,
             9: 27.88, 10: 29.59}  # chi-square critical values, p = 0.001
@@ -137,6 +137,19 @@ def test_the_view_carries_the_bout_and_the_seating():
     assert view["passed"] == [0] and view["to_act"] == 2 and view["next_fillers"] is None
     assert view["exchange_open"] is True  # the trump 6 is unseen: somebody may hold it
     assert view["legal_actions"] == [] and "attack:7D" in deal.view(2)["legal_actions"]
+
+
+def test_a_reader_who_changes_its_view_leaves_the_deal_as_it_was():
+    rng = random.Random("view-copy")
+    deal = play_random_deal(Rules(players=3), rng)
+    before = deal.to_json()
+    view = deal.view(0)
+    cards = [e for e in view["history"] if "cards" in e]
+    assert cards  # a bout ended: a discard or a pick-up
+    cards[0]["cards"].append("AS")
+    view["history"][0]["type"] = "changed"
+    view["history"].clear()
+    assert deal.to_json() == before and deal.view(0)["history"]
 
 
 def test_next_fillers_name_who_stands_in_for_a_team():
