@@ -35,7 +35,8 @@ class _Compiled:
 
 class Statement:
     """A queryset of one model (and what it select_relates) whose only parameter is an id,
-    compiled once per database: `objects(id)` runs it as the queryset would."""
+    compiled once per database: `rows(id)` runs it and converts its columns as the
+    queryset would."""
 
     def __init__(self, queryset: Callable[[int], QuerySet[Any]]):
         self._queryset = queryset
