@@ -148,6 +148,7 @@ class SiteConsumer(WebsocketConsumer):
 
     # ------------------------------------------------------------ the flood limit
     bucket: limits.Bucket | None = None  # made at the socket's first message
+    session_passed: tuple[object, ...] | None = None  # the session row that last passed
 
     @staticmethod
     def clock() -> float:
@@ -179,6 +180,8 @@ class SiteConsumer(WebsocketConsumer):
                     session=Session._meta.db_table, user=model._meta.db_table),
                     [key, timezone.now(), self.user.pk])
                 row = cursor.fetchone()
+            if row is not None and tuple(row) == self.session_passed:
+                return True  # the same session data and password as the last check passed
             data = store.decode(row[0]) if row else {}
             user = model(pk=self.user.pk, password=row[1]) if row and row[2] else None
         else:
@@ -186,7 +189,12 @@ class SiteConsumer(WebsocketConsumer):
             user = model.objects.filter(pk=self.user.pk, is_active=True).first()
         if user is None or str(data.get(SESSION_KEY)) != str(self.user.pk):
             return False
-        return constant_time_compare(data.get(HASH_SESSION_KEY) or "", user.get_session_auth_hash())
+        if not constant_time_compare(data.get(HASH_SESSION_KEY) or "",
+                                     user.get_session_auth_hash()):
+            return False
+        if isinstance(store, DatabaseSessionStore):
+            self.session_passed = tuple(row)  # decoded and hashed again only when it changes
+        return True
 
     def session_ended(self, event: dict[str, Any]) -> None:
         """From the user's group: a log-out (of this session?) or a change to the user."""

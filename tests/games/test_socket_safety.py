@@ -123,6 +123,27 @@ async def test_a_move_over_a_socket_whose_session_is_gone_is_not_played(duel, al
     await comm.disconnect()
 
 
+async def test_a_socket_that_has_moved_is_checked_again_at_its_next_move(duel, alice, bob):
+    # Its first move passed the check; the password then changes with no event told (a
+    # queryset update): the next move finds the session row changed and is not played.
+    user, seat = await mover_of(duel, alice, bob)
+    _client, headers = await sync_to_async(logged_in)(user)
+    comm, connected, _ = await open_socket(duel, headers)
+    await receive_table(comm)
+    before = await fresh(duel)
+    version = before.version
+    await comm.send_to(text_data=json.dumps({"action": (await legal(before, seat))[0],
+                                             "version": version}))
+    await receive_table(comm)
+    assert (await fresh(duel)).version == version + 1
+    await sync_to_async(lambda: type(user).objects.filter(pk=user.pk).update(
+        password="pbkdf2_sha256$1$salt$changed"))()
+    await comm.send_to(text_data=json.dumps({"action": "take", "version": version + 1}))
+    await assert_closed(comm, base.CLOSE_SIGNED_OUT)
+    assert (await fresh(duel)).version == version + 1
+    await comm.disconnect()
+
+
 @pytest.mark.parametrize("change", ["password", "deactivate"])
 async def test_a_new_password_or_a_closed_account_closes_the_socket(duel, alice, bob, change):
     user, seat = await mover_of(duel, alice, bob)
