@@ -107,33 +107,33 @@ async def test_log_out_closes_the_socket_and_its_moves_are_not_played(duel, alic
     await comm.disconnect()
 
 
+async def mover_at_table(game, alice, bob):
+    """The player to act, logged in, with their table socket open: (user, their client,
+    the socket, the version, a legal move of theirs)."""
+    user, seat = await mover_of(game, alice, bob)
+    client, headers = await sync_to_async(logged_in)(user)
+    comm, _connected, _ = await open_socket(game, headers)
+    await receive_table(comm)
+    before = await fresh(game)
+    return user, client, comm, before.version, (await legal(before, seat))[0]
+
+
 async def test_a_move_over_a_socket_whose_session_is_gone_is_not_played(duel, alice, bob):
     # No event at all (the session simply deleted): the consumer re-checks before a move.
-    user, seat = await mover_of(duel, alice, bob)
-    client, headers = await sync_to_async(logged_in)(user)
-    comm, connected, _ = await open_socket(duel, headers)
-    await receive_table(comm)
-    before = await fresh(duel)
-    action = (await legal(before, seat))[0]
+    _user, client, comm, version, action = await mover_at_table(duel, alice, bob)
     key = client.cookies[settings.SESSION_COOKIE_NAME].value
     await sync_to_async(lambda: SessionStore(session_key=key).delete())()
-    await comm.send_to(text_data=json.dumps({"action": action, "version": before.version}))
+    await comm.send_to(text_data=json.dumps({"action": action, "version": version}))
     await assert_closed(comm, base.CLOSE_SIGNED_OUT)
-    assert (await fresh(duel)).version == before.version
+    assert (await fresh(duel)).version == version
     await comm.disconnect()
 
 
 async def test_a_socket_that_has_moved_is_checked_again_at_its_next_move(duel, alice, bob):
     # Its first move passed the check; the password then changes with no event told (a
     # queryset update): the next move finds the session row changed and is not played.
-    user, seat = await mover_of(duel, alice, bob)
-    _client, headers = await sync_to_async(logged_in)(user)
-    comm, connected, _ = await open_socket(duel, headers)
-    await receive_table(comm)
-    before = await fresh(duel)
-    version = before.version
-    await comm.send_to(text_data=json.dumps({"action": (await legal(before, seat))[0],
-                                             "version": version}))
+    user, _client, comm, version, action = await mover_at_table(duel, alice, bob)
+    await comm.send_to(text_data=json.dumps({"action": action, "version": version}))
     await receive_table(comm)
     assert (await fresh(duel)).version == version + 1
     await sync_to_async(lambda: type(user).objects.filter(pk=user.pk).update(
