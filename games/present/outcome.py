@@ -16,7 +16,7 @@ from .. import describe
 from ..engine import Match, Outcome, Rules, Termination
 from ..models import CHAT_MAX_LENGTH, DealRecord, Game, Seat
 from ..services import chat
-from ..services.access import Someone
+from ..services.access import Someone, seats_of
 from .table import side_name
 
 
@@ -181,7 +181,7 @@ def chat_context(game: Game, user: Someone, invite: str = "") -> dict[str, Any]:
     """The chat beside the table: its messages, whether the user may write, whom they mute."""
     if not chat.can_read(game, user, invite):
         return {"chat_readable": False}
-    seats = list(game.seats.select_related("player").order_by("number"))
+    seats = seats_of(game)
     me = next((s for s in seats if user is not None and user.is_authenticated
                and s.player_id == user.pk), None)
     messages = chat.messages_for(game, user)

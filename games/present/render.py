@@ -41,7 +41,7 @@ from accounts.middleware import valid_time_zone
 
 from .. import services
 from ..models import ChatMessage, Game, Seat
-from ..services.access import Someone
+from ..services.access import Someone, seats_of
 from . import outcome
 from .cache import Kept
 from .lesson import lesson_context
@@ -89,7 +89,7 @@ def reader_context(game: Game, user: Someone, *, invite: str, message: str | Non
     """What the table shows to `user` (seated: their own view; anyone else: a spectator's).
     `game` is read fresh by the caller (with its preset): no refresh here."""
     if seats is None:  # games.present.snapshots reads them with the players' ratings
-        seats = list(game.seats.select_related("player").order_by("number"))
+        seats = seats_of(game)
     me = next((s for s in seats if user is not None and user.is_authenticated
                and s.player_id == user.pk), None)
     match = game.match()  # parsed once for the whole table

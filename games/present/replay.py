@@ -15,6 +15,7 @@ from .. import describe
 from ..engine import InvalidAction, Match, action_from_token
 from ..engine.replay import export, play_through, positions
 from ..models import Game, Move, Seat
+from ..services.access import seats_of
 from .table import around, side_name
 
 PLAYED = (Move.Kind.MOVE, Move.Kind.BOT, Move.Kind.TIMEOUT, Move.Kind.ORDER)
@@ -64,7 +65,7 @@ def record(game: Game) -> dict[str, Any]:
     start = start_of(game)
     data = export(start.rules, deals=start.deals, loss_limit=start.loss_limit,
                   seed=start.seed, moves=moves_of(game))
-    seats = list(game.seats.select_related("player").order_by("number"))
+    seats = seats_of(game)
     data["game"] = {
         "id": game.pk, "rules_name": game.preset.name,
         "seats": [{"seat": s.number, "name": s.name, "bot": bool(s.bot_level)} for s in seats],
@@ -81,7 +82,7 @@ def step(game: Game, number: int, viewer: int | None = None) -> dict[str, Any]:
     moves = moves_of(game)
     match = start_of(game)
     number = max(0, min(number, len(moves)))
-    seats: list[Seat] = list(game.seats.select_related("player").order_by("number"))
+    seats: list[Seat] = seats_of(game)
 
     def name(seat: int | None) -> str:
         return seats[seat].name if seat is not None and 0 <= seat < len(seats) else "?"

@@ -26,6 +26,8 @@ from django.db.models import Model, Prefetch, prefetch_related_objects
 
 from ..models import DealRecord, Game, Rating, RulePreset, Seat
 from ..services import carried as carried_rows
+from ..services import rows
+from ..services.access import seats_of
 from .cache import Kept
 
 if TYPE_CHECKING:
@@ -55,10 +57,10 @@ _shared: Kept[int, Shared] = Kept(MAX_KEPT)  # by game; its own clock (SHARED_SE
 def read(game_id: int) -> tuple[Game, list[Seat]] | None:
     """The game and its seats in order (with their players) as they are now, with the
     shared parts (`keep`); kept for the others. None: no such game."""
-    game = Game.objects.filter(pk=game_id).first()
+    game = rows.game(game_id)
     if game is None:
         return None
-    return keep(game, list(game.seats.select_related("player").order_by("number")))
+    return keep(game, seats_of(game))
 
 
 def keep(game: Game, seats: list[Seat]) -> tuple[Game, list[Seat]]:

@@ -16,6 +16,7 @@ from django.db import transaction
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ..models import Game, Rating, RatingChange, Seat
+from .access import seats_of
 
 if TYPE_CHECKING:
     from accounts.models import Player
@@ -88,7 +89,7 @@ def rate_game(game: Game) -> list[RatingChange]:
         return []
     if RatingChange.objects.filter(game=game).exists():
         return []
-    seats: list[Seat] = list(game.seats.select_related("player").order_by("number"))
+    seats: list[Seat] = seats_of(game)
     if not any(seat.player_id for seat in seats):
         return []
     finished_at = game.finished_at

@@ -24,6 +24,7 @@ from ..models import Game
 from ..present import orders as present_orders
 from ..present import outcome, snapshots
 from ..present.render import TABLE, chat_html, chat_lines_after, table_view
+from ..services.access import seats_of
 
 
 def wants_partial(request) -> bool:
@@ -252,7 +253,7 @@ def deal_record(request, game_id, number):
     record = game.deal_records.filter(number=number).first()
     if record is None:
         raise Http404(_("There is no such deal."))
-    seats = list(game.seats.select_related("player").order_by("number"))
+    seats = seats_of(game)
     ctx = outcome.record_context(record, game.get_rules(), seats)
     invite = _invite(request)
     ctx.update({"game": game,
