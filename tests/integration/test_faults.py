@@ -389,5 +389,53 @@ def test_nothing_is_lost_when_redis_a_daphne_the_worker_and_the_sweep_go_down(
     finally:
         for page in pages:
             page.stop()
+    for name, proc in site.workers.items():  # each fault is survived, not restarted away
+        if not proc.alive:
+            ledger.lost(f"the {name} worker died:\n{proc.tail(8)}")
     print(ledger.report())
     assert not ledger.losses, ledger.report()
+
+
+def test_the_play_worker_outlives_its_redis_going_down_while_a_bot_thinks(
+        site, procs, alice, classic, seeded, tmp_path):
+    """Redis dies while the play worker's bot is mid-move, its task unacknowledged (acks
+    late). When Redis is back, the same worker process finishes that move and takes the
+    bot's next turn: it reconnects, it does not die."""
+    trace_path = tmp_path / "bot-trace.jsonl"
+    game = services.create_game(alice, classic, players=2, bots=["easy"],
+                                move_time=timedelta(hours=1))
+    while not services.bot_holds_initiative(fresh(game)):  # alice plays until the bot is to act
+        services.play(game.pk, alice, [plain_action(game)], fresh(game).version)
+    version = fresh(game).version
+    name = site.bot_workers()[0]
+    worker = procs.site_worker(name, procfile_workers()[name],
+                               module="tests.integration.slow_bot_worker",
+                               env={"TEST_BOT_THINK_SECONDS": "3",
+                                    "TEST_BOT_TRACE": str(trace_path)})
+    wait_until(lambda: trace_path.exists() and f"[{game.pk}, {version}]" in trace_path.read_text(),
+               timeout=30, what="the bot to start thinking", proc=worker)
+    site.kill_redis()
+    time.sleep(1.0)
+    site.start_redis()
+    wait_until(lambda: fresh(game).version > version, timeout=30,
+               what="the bot's move begun before Redis went down", proc=worker)
+
+    def humans_turn():
+        current = fresh(game)
+        return current if not services.bot_holds_initiative(current) else None
+
+    # The bot's next turn is queued on the new Redis: the same worker must take it.
+    for _ in range(20):
+        current = wait_until(humans_turn, timeout=30, what="the bot to hand the turn back",
+                             proc=worker)
+        if not current.is_playing:
+            break
+        after = services.play(game.pk, alice, [plain_action(current)], current.version)
+        if after.is_playing and services.bot_holds_initiative(after):
+            wait_until(lambda v=after.version: fresh(game).version > v, timeout=30,
+                       what="the bot's turn queued after Redis came back", proc=worker)
+            break
+    else:
+        pytest.fail("the bot never got the initiative back")
+    assert worker.alive
+    assert [m.seq for m in moves(game)] == list(range(1, fresh(game).version + 1))
