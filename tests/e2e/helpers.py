@@ -242,6 +242,16 @@ def alone(page: Page) -> bool:
         return !!f && f.dataset.max === '1' && !f.querySelector('fieldset.beat'); }""")
 
 
+def tap_card(card) -> None:
+    """Tap a card where a person would: near its left edge, which the next card of a
+    fanned hand never covers (a long hand on a phone may hide its middle)."""
+    box = card.bounding_box()
+    if box is None:
+        card.click()  # not laid out: the click's own wait says why
+        return
+    card.click(position={"x": min(8.0, box["width"] / 4), "y": box["height"] / 2})
+
+
 def choose_and_play(person: Person, rng: random.Random) -> Move:
     """On this person's turn, click a legal move that the page offers and wait for the
     answer: a lead or throw-in with the first card offered, a beat of the first unbeaten
@@ -258,24 +268,28 @@ def choose_and_play(person: Person, rng: random.Random) -> Move:
     if beats.count() and (not take.count() or rng.random() < 0.85):
         kind = "beat"
         option = beats.first.locator("label.pick:not(.none)").first
-        option.click()
+        tap_card(option)
         expect(option.locator("input")).to_be_checked()
         button = play
     elif cards.count() and (not state["table"] or not pass_.count() or rng.random() < 0.3):
         kind = "attack" if not state["table"] else "throw in"
         if alone(page):  # a card that can only go alone plays at once (static/js/table.js)
-            button = cards.first
-        else:
-            cards.first.click()
-            expect(cards.first.locator("input")).to_be_checked()
-            button = play
+            after = send_move(person, lambda: tap_card(cards.first))
+            return played(person, state, kind, after)
+        tap_card(cards.first)
+        expect(cards.first.locator("input")).to_be_checked()
+        button = play
     elif take.count():
         kind, button = "take", take
     elif pass_.count():
         kind, button = "pass", pass_
     else:
         raise AssertionError(f"{person.username}'s turn offers nothing to click: {state}")
-    after = send_move(person, button.click)
+    return played(person, state, kind, send_move(person, button.click))
+
+
+def played(person: Person, state: dict, kind: str, after: dict) -> Move:
+    """The move sent from `state` was taken: the table shows a later version."""
     if after["message"]:
         raise AssertionError(f"{person.username}'s {kind} was refused: {after['message']}")
     after = wait_version_above(person, state["version"])

@@ -13,6 +13,7 @@ from tests.e2e.helpers import (
     choose_and_play,
     send_move,
     sign_up,
+    tap_card,
     wait_my_turn_or_over,
     wait_state,
     wait_version_above,
@@ -82,9 +83,9 @@ def test_a_newcomer_learns_durak_from_the_lobby_by_playing_the_lesson(new_page):
         label = page.locator("#table fieldset.hand label.pick").filter(
             has=page.locator(f'[data-card="{card}"]'))
         if alone(page):
-            after = send_move(nina, label.click)
+            after = send_move(nina, lambda: tap_card(label))
         else:
-            label.click()
+            tap_card(label)
             expect(label.locator("input")).to_be_checked()
             after = send_move(nina, page.locator("#table").get_by_role(
                 "button", name="Play selected", exact=True).click)
