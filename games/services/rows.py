@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model, QuerySet
 from django.db.transaction import TransactionManagementError
@@ -30,7 +30,8 @@ _ID = -1  # the id the statement is compiled with; the real one takes its place
 class _Compiled:
     sql: str
     converters: list[tuple[int, list[Any], Any]]  # column, its converters, its expression
-    models: list[tuple[type[Model], list[int], list[str]]]  # per model: columns, attnames
+    # per model: its columns, their attnames and where its primary key is among them
+    models: list[tuple[type[Model], list[int], list[str], int]]
 
 
 class Statement:
@@ -59,8 +60,9 @@ class Statement:
             while infos:  # the model, then what it select_relates
                 info = infos.pop(0)
                 columns = list(info["select_fields"])
-                models.append((info["model"], columns,
-                               [expressions[i].target.attname for i in columns]))
+                names = [expressions[i].target.attname for i in columns]
+                models.append((info["model"], columns, names,
+                               names.index(info["model"]._meta.pk.attname)))
                 infos.extend(info.get("related_klass_infos", []))
             compiled = self._compiled[key] = _Compiled(sql, converters, models)
         return compiled
@@ -80,10 +82,10 @@ class Statement:
         return compiled, rows
 
 
-def _make(model: type[Model], columns: Sequence[int], names: list[str], row: list[Any],
-          alias: str) -> Model | None:
+def _make(model: type[Model], columns: Sequence[int], names: list[str], pk: int,
+          row: list[Any], alias: str) -> Model | None:
     values = [row[i] for i in columns]
-    if values[names.index(model._meta.pk.attname)] is None:
+    if values[pk] is None:
         return None  # the LEFT JOIN found nothing (an empty seat)
     return model.from_db(alias, names, values)
 
@@ -110,8 +112,7 @@ def game(game_id: object, *, lock: bool = False) -> Game | None:
     compiled, rows = (_LOCKED_GAME if lock else _GAME).rows(id_)
     if not rows:
         return None
-    model, columns, names = compiled.models[0]
-    found = _make(model, columns, names, rows[0], DEFAULT_DB_ALIAS)
+    found = _make(*compiled.models[0], rows[0], DEFAULT_DB_ALIAS)
     assert isinstance(found, Game)
     return found
 
@@ -119,16 +120,14 @@ def game(game_id: object, *, lock: bool = False) -> Game | None:
 def seats(game: Game) -> list[Seat]:
     """The game's seats in order, each with its game (`game`) and player."""
     compiled, rows = _SEATS.rows(game.pk)
-    (seat_model, seat_columns, seat_names), (player_model, player_columns, player_names) = (
-        compiled.models)
+    seat_model, player_model = compiled.models
     alias = game._state.db or DEFAULT_DB_ALIAS
     out = []
     for row in rows:
-        seat = _make(seat_model, seat_columns, seat_names, row, alias)
+        seat = _make(*seat_model, row, alias)
         assert isinstance(seat, Seat)
         Seat.game.field.set_cached_value(seat, game)
-        Seat.player.field.set_cached_value(
-            seat, _make(player_model, player_columns, player_names, row, alias))
+        Seat.player.field.set_cached_value(seat, _make(*player_model, row, alias))
         out.append(seat)
     return out
 
@@ -175,7 +174,7 @@ def update(obj: Model, names: Sequence[str]) -> None:
 def insert(obj: Model) -> None:
     """Write `obj` as a new row (its id is left unknown: the move's log line is not read
     again in the change that writes it)."""
-    connection = connections[DEFAULT_DB_ALIAS]
+    connection = connections[router.db_for_write(type(obj), instance=obj)]
     sql, fields = _writing(type(obj), None, connection)
     values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
     with connection.cursor() as cursor:
