@@ -16,6 +16,7 @@ from tests.e2e.helpers import (
     create_game,
     open_table,
     sign_up,
+    tap_card,
     wait_my_turn_or_over,
     wait_state,
     watch,
@@ -80,11 +81,11 @@ def choose_and_play_blind(person, rng) -> None:
     cards = table.locator("fieldset.hand label.pick")
     play = table.get_by_role("button", name="Play selected", exact=True)
     if beats.count():
-        beats.first.click()
+        tap_card(beats.first)
         play.click()
     elif cards.count():
         at_once = alone(page)  # a card that can only go alone plays on the click
-        cards.first.click()
+        tap_card(cards.first)
         if not at_once:
             play.click()
     elif table.get_by_role("button", name="Take the cards").count():
