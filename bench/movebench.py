@@ -220,9 +220,11 @@ def consumer_for(game_id: int, player: dict | None):
     if player is not None:
         store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=player["session"])
         consumer.scope["session"] = store
+    from games.present.reader import TableReader
+
     consumer.game_id, consumer.user, consumer.invite = game_id, user, ""
-    consumer.signed_in = player is not None
-    consumer.sent_version = -1
+    consumer.reader = TableReader(game_id, user, invite="", site_root=consumer.site_root(),
+                                  language=consumer.language, time_zone=consumer.time_zone)
     return consumer
 
 

@@ -1,11 +1,10 @@
 """Live tables: one WebSocket per table page (`/ws/games/<id>/`).
 
 The game's group carries small events ("game N is at version V", with the rows as
-committed); each consumer renders its own user's table (`deal.view(their seat)`) and pushes
-it with `hx-swap-oob`: after a move only the parts that changed (games.present.fragments),
-else the whole table; anonymous watchers of a process share one frame, sent from the event
-loop (`dispatch`). Moves
-sent over the socket (htmx `ws-send`) go through `services`, like HTTP posts.
+committed); each socket sends its reader the frames games.present.reader makes for them
+(htmx `hx-swap-oob`); anonymous watchers of a process share one frame, sent from the event
+loop (`dispatch`). Moves sent over the socket (htmx `ws-send`) go through `services`, like
+HTTP posts.
 """
 
 from __future__ import annotations
@@ -26,7 +25,8 @@ from accounts.middleware import seen
 from .. import services, wire
 from ..models import Game
 from ..notify import group_name, user_group
-from ..present import fragments, render, snapshots
+from ..present import render, snapshots
+from ..present.reader import TableReader
 from .base import (
     CLOSE_FLOOD,
     CLOSE_REFUSED,
@@ -56,10 +56,11 @@ class TableConsumer(SiteConsumer):
     def connect(self) -> None:
         self.game_id: int = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = scope_user(self.scope)
-        self.signed_in = self.user is not None and self.user.is_authenticated
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = (query.get("invite") or [""])[0][:64]
-        self.sent_version = -1
+        self.reader = TableReader(self.game_id, self.user, invite=self.invite,
+                                  site_root=self.site_root(), language=self.language,
+                                  time_zone=self.time_zone)
         # Counted in already (live/middleware.py), before the game is read.
         game = Game.objects.filter(pk=self.game_id).first()
         if game is None or not services.can_view(game, self.user, self.invite):
@@ -89,14 +90,15 @@ class TableConsumer(SiteConsumer):
         render. The first to need it makes it in the socket's thread while the others
         wait for it (a thousand watchers of one table hear of a move at once).
         Everything else as every socket of the site (SiteConsumer.dispatch)."""
-        shared = self._shared_frame(message)
+        shared = (self.reader.shared_frame(message)  # group events come after connect
+                  if message.get("type") == "game.changed" and not self.closing else None)
         if shared is None:
             await super().dispatch(message)
             return
-        html = self._take_watched(shared)
+        html = self.reader.take_watched(shared, self.csrf_token())
         if html is None and shared in _making:
             await asyncio.shield(_making[shared])  # another watcher is making it
-            html = self._take_watched(shared)
+            html = self.reader.take_watched(shared, self.csrf_token())
         if html is not None:
             try:
                 frame: Any = {"type": "websocket.send", "text": html}  # as channels
@@ -114,44 +116,12 @@ class TableConsumer(SiteConsumer):
             del _making[shared]
             made.set_result(None)
 
-    signed_in = False  # the socket's user is logged in (connect)
-
-    def _shared_frame(self, message: dict[str, Any]) -> tuple[Hashable, ...] | None:
-        """The name of the frame an anonymous watcher is to be sent for this group event,
-        shared by every watcher of the same view coming from the same table; None for
-        anything else (a signed-in reader's table is their own)."""
-        version = message.get("version")
-        if (message.get("type") != "game.changed" or self.closing or self.signed_in
-                or not isinstance(version, int) or self.shown is None
-                or version != self.sent_version + 1 or self.shown.version != self.sent_version):
-            return None
-        return (self._watch_key(version), self.shown)
-
-    def _watch_key(self, version: int) -> tuple[object, ...] | None:
-        """What an anonymous watcher's frame of `version` depends on besides the frame
-        before it (None: a signed-in reader)."""
-        if self.signed_in:
-            return None
-        return (self.game_id, version, self.invite, self.site_root(), self.language,
-                self.time_zone)
-
-    def _take_watched(self, shared: tuple[Hashable, ...]) -> str | None:
-        """The kept frame `shared` (fragments.watched) with this reader's CSRF token, noting
-        what the reader then shows as send_table would; None if none is kept yet."""
-        key, before = shared
-        assert isinstance(before, fragments.Shown)
-        if self.shown != before:
-            return None
+    def csrf_token(self) -> str:
         cookies = self.scope.get("cookies") or {}
-        found = fragments.watched(key, before, csrf_token=cookies.get("csrftoken", ""))
-        if found is None:
-            return None
-        html, self.shown = found
-        self.sent_version = self.shown.version
-        return html
+        return str(cookies.get("csrftoken", ""))
 
     def game_changed(self, event: dict[str, Any]) -> None:
-        if event.get("version", 0) > self.sent_version:
+        if event.get("version", 0) > self.reader.sent_version:
             self.send_table(version=event.get("version"), carried=event.get("state"))
 
     def chat_message(self, event: dict[str, Any]) -> None:
@@ -166,12 +136,11 @@ class TableConsumer(SiteConsumer):
     def layer_reconnected(self, event: dict[str, Any]) -> None:
         """The channel layer was cut off from Redis: the group's events of that time are
         lost. Catch up from the database."""
-        self.catch_up(self.sent_version, self.chat_seen)
+        self.catch_up(self.reader.sent_version, self.chat_seen)
 
     # ------------------------------------------------------------ catching up
     chat_seen: int | None = None  # the last chat line the reader has (connect sets it)
-    shown: fragments.Shown | None = None  # what the reader shows after this socket's frames
-    whole_version = -1  # the version of the last whole table this socket sent
+    reader: TableReader  # what the reader has been sent (connect makes it)
 
     def catch_up(self, version: int, chat_after: int | None) -> None:
         """Send the table if it is newer than `version`, and the chat lines written after
@@ -194,17 +163,15 @@ class TableConsumer(SiteConsumer):
         version, chat_after = number(data.get("version")), number(data.get("chat_after"))
         if version is not None:  # the last whole table this socket sent, it has too
             # (a fragment frame it could not swap in, on top of the wrong version, it has not)
-            self.catch_up(max(version, self.whole_version), chat_after)
+            self.catch_up(max(version, self.reader.whole_version), chat_after)
             return
         self.send_table()
         if chat_after is not None:
             self.send_chat(chat_after)
 
     def send_chat(self, after: int, upto: int | None = None, also: int | None = None) -> None:
-        cookies = self.scope.get("cookies") or {}
         frames, last = render.chat_lines_after(self.game_id, self.user, self.invite, after=after,
-                                              upto=upto, also=also,
-                                              csrf_token=cookies.get("csrftoken", ""))
+                                              upto=upto, also=also, csrf_token=self.csrf_token())
         for frame in frames:
             self.send(text_data=frame)
         self.chat_seen = max(self.chat_seen or 0, last)
@@ -270,30 +237,11 @@ class TableConsumer(SiteConsumer):
     def send_table(self, message: str | None = None, version: int | None = None,
                    carried: object = None) -> None:
         """The reader's table at `version` (None: as it is now; `carried`, the rows the
-        group event brought). Every socket reading the same view at a version shares one
-        render (games.present.render): the mover's answer, their other tabs, anonymous
-        spectators."""
-        found = snapshots.at(self.game_id, version, carried)  # read once per version for all
-        if found is None:
+        group event brought), as games.present.reader makes it."""
+        frames = self.reader.frames(csrf_token=self.csrf_token(), message=message,
+                                    version=version, carried=carried)
+        if frames is None:
             self.close(code=CLOSE_REFUSED)
             return
-        game, seats = found
-        cookies = self.scope.get("cookies") or {}
-        csrf_token = cookies.get("csrftoken", "")
-        view = render.table_view(game, self.user, invite=self.invite, message=message,
-                                 seats=seats, site_root=self.site_root(), zone=self.time_zone)
-        made = None
-        if version is not None and self.shown is not None:  # a push: what changed, if it may
-            made = fragments.frame(view, self.shown, csrf_token=csrf_token,
-                                   shared_as=self._watch_key(game.version))
-        if made is not None:
-            html, self.shown = made
-        else:  # on connect, a sync, a refusal, a gap, a new deal: the whole table
-            html = view.html(csrf_token=csrf_token, oob=True)
-            self.shown = fragments.shown(view)
-            self.whole_version = game.version
-        self.sent_version = max(self.sent_version, game.version)
-        self.send(text_data=html)
-        if game.status == Game.Status.ABORTED:  # a cancelled table's chat closes
-            self.send(text_data=render.chat_html(game, self.user, self.invite,
-                                                csrf_token=cookies.get("csrftoken", "")))
+        for html in frames:
+            self.send(text_data=html)

@@ -176,61 +176,50 @@ def side_name(game_rules: Rules, seats: list[Seat], side: int | None) -> str:
     return seats[side].name if side is not None else "?"
 
 
-def table_context(game: Game, seats: list[Seat], me: Seat | None,
-                  match: Match | None = None) -> dict[str, Any]:
-    """Context for templates/games/table.html for the seat `me` (None: a spectator);
-    `match`: the game's match, when the caller has parsed it already."""
-    ctx: dict[str, Any] = {"game": game, "seats": seats, "me": me, "view": None}
-    match = match or game.match()
-    if match is None:
-        return ctx
-    rules = match.rules
-    deal = match.deal
-    view = deal.view(me.number if me is not None else None)
+def _seat_role(view: View, n: int, playing: bool) -> str:
+    """What seat `n` is doing in the bout, in a word or two."""
+    if n in view["out"]:
+        return _("out")
+    if not playing:
+        return ""
+    if n == view["defender"]:
+        return _("taking") if view["taking"] else _("defender")  # R15: takes after throw-ins
+    if n == view["attacker"]:
+        return _("attacker")
+    if n in view["eligible"]:  # R13: a co-attacker waits for the initiative
+        return _("may throw in") if view["to_act"] == n else _("can throw in later")
+    return ""
 
-    def name(seat: int | None) -> str:
-        return seats[seat].name if seat is not None and 0 <= seat < len(seats) else "?"
 
-    playing = game.is_playing and not view["is_over"]
+def _table_seats(game: Game, seats: list[Seat], me: Seat | None, view: View,
+                 playing: bool) -> list[dict[str, Any]]:
+    """Every seat around the felt as the reader sees it, the reader's own last."""
+    teams, now = view["teams"], timezone.now()
     table_seats = []
-    teams = view["teams"]
-    now = timezone.now()
     for seat in around(seats, me) + ([me] if me is not None else []):
         n = seat.number
-        if n in view["out"]:
-            role = _("out")
-        elif not playing:
-            role = ""
-        elif n == view["defender"]:
-            role = _("taking") if view["taking"] else _("defender")  # R15: takes after throw-ins
-        elif n == view["attacker"]:
-            role = _("attacker")
-        elif n in view["eligible"]:  # R13: a co-attacker waits for the initiative
-            role = _("may throw in") if view["to_act"] == n else _("can throw in later")
-        else:
-            role = ""
         table_seats.append({
             "seat": seat,
             "is_me": me is not None and me.number == n,
-            "team": describe.team_name(view["teams"][n]) if view["teams"] else "",
+            "team": describe.team_name(teams[n]) if teams else "",
             "hand_size": view["hand_sizes"][n],
             "count": ngettext("%(n)s card", "%(n)s cards", view["hand_sizes"][n])
             % {"n": view["hand_sizes"][n]},
             "backs": range(min(view["hand_sizes"][n], 8)),  # a fan; the count says the rest
             "known": view["known"][n] if not (me is not None and me.number == n) else [],
-            "role": role,
+            "role": _seat_role(view, n, playing),
             "partner": bool(teams and me is not None and me.number != n
                             and teams[n] == teams[me.number]),
             "to_act": playing and view["to_act"] == n,
             "clock": seat_clock(game, seat, playing and view["to_act"] == n, now),
         })
+    return table_seats
 
-    moves = _group_legal(deal.legal_actions(me.number) if me is not None and game.is_playing
-                         else [])
-    defend_options = moves["defend"]
-    lines = event_lines((game.pk, match.deal_number, get_language(),
-                         tuple(s.name for s in seats)), view["history"], name)
-    lines = marked(lines, me)  # the reader's own standing orders, to them alone
+
+def _last_moves(game: Game, match: Match, seats: list[Seat], me: Seat | None, view: View,
+                lines: list[str | None], name: Namer) -> tuple[dict[str, Any] | None, str]:
+    """The last move, as the felt marks it, and the reader's own move made by the site when
+    their time ran out (said while others have moved since)."""
     deal_of_mark, begun = (game.last_move_mark or [None, None])[:2]
     since: int | None = begun if deal_of_mark == match.deal_number else None
     last: dict[str, Any] | None = last_move(view["history"], name, lines, since=since)
@@ -241,8 +230,6 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None,
         mine = me is not None and me.number == last["seat"]
         last["line"] = " ".join([describe.site_move(first, None if mine else name(last["seat"])),
                                  *[line for line in lines[since + 1:] if line]])
-    # The reader's own latest move was the site's, made when their time ran out: said
-    # beside the last move while others have moved since.
     timed_out = ""
     if me is not None and not (last and last["seat"] == me.number):
         own = my_timeout(view["history"], match.deal_number, me.number, game.timeout_marks)
@@ -252,6 +239,13 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None,
                 and seat.resigned_event >= len(view["history"])):
             last = {"seat": seat.number, "cards": set(),
                     "line": _("%(name)s resigned.") % {"name": seat.name}}
+    return last, timed_out
+
+
+def _cards(view: View, moves: dict[str, Any],
+           last: dict[str, Any] | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The bout's pairs on the felt and the reader's hand, each card with what it can do."""
+    defend_options = moves["defend"]
     fresh = last["cards"] if last else set()
     pairs = [
         {"attack": a, "defence": d, "options": defend_options.get(a, []) if d is None else [],
@@ -268,21 +262,52 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None,
          "beats": c in beating}  # a click on it beats a card (static/js/table.js)
         for c in sort_hand(view["hand"] or [], view["trump"])
     ]
-    selectable = bool(moves["attack"] or moves["transfer"] or defend_options)
+    return pairs, hand
 
-    losses = match.losses
+
+def _tally(match: Match, seats: list[Seat], view: View) -> tuple[list[dict[str, Any]], str | None]:
+    """Deals lost by each side so far, and who lost the deal before this one."""
+    rules = match.rules
     tally = [{"name": side_name(rules, seats, side), "losses": count}
-             for side, count in sorted(losses.items())]
+             for side, count in sorted(match.losses.items())]
     last_result = None
     if match.deal_number > 1 and not view["is_over"]:
         loser = match.results[-1]
         last_result = (_("The last deal was drawn.") if loser is None else
                        _("Last deal: %(loser)s lost.") % {"loser": side_name(rules, seats, loser)})
+    return tally, last_result
+
+
+def table_context(game: Game, seats: list[Seat], me: Seat | None,
+                  match: Match | None = None) -> dict[str, Any]:
+    """Context for templates/games/table.html for the seat `me` (None: a spectator);
+    `match`: the game's match, when the caller has parsed it already."""
+    ctx: dict[str, Any] = {"game": game, "seats": seats, "me": me, "view": None}
+    match = match or game.match()
+    if match is None:
+        return ctx
+    rules = match.rules
+    deal = match.deal
+    view = deal.view(me.number if me is not None else None)
+
+    def name(seat: int | None) -> str:
+        return seats[seat].name if seat is not None and 0 <= seat < len(seats) else "?"
+
+    playing = game.is_playing and not view["is_over"]
+    moves = _group_legal(deal.legal_actions(me.number) if me is not None and game.is_playing
+                         else [])
+    lines = event_lines((game.pk, match.deal_number, get_language(),
+                         tuple(s.name for s in seats)), view["history"], name)
+    lines = marked(lines, me)  # the reader's own standing orders, to them alone
+    last, timed_out = _last_moves(game, match, seats, me, view, lines, name)
+    pairs, hand = _cards(view, moves, last)
+    selectable = bool(moves["attack"] or moves["transfer"] or moves["defend"])
+    tally, last_result = _tally(match, seats, view)
     my_turn = playing and me is not None and view["to_act"] == me.number and not me.is_bot
     ctx.update({
         "view": view,
         "rules": rules,
-        "table_seats": table_seats,
+        "table_seats": _table_seats(game, seats, me, view, playing),
         "pairs": pairs,
         "hand": hand,
         "moves": moves,

@@ -130,6 +130,6 @@ async def test_watchers_whose_event_comes_one_after_another_take_the_frame_made_
     event = next(e for e in events if e.get("type") == "game.changed")
     for watcher in watchers:
         await watcher.dispatch(dict(event))
-        assert watcher.sent_version == before + 1
+        assert watcher.reader.sent_version == before + 1
         assert f'data-from="{before}"' in watcher.frames[-1]
     assert handled == [before + 1]
