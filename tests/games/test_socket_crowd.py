@@ -106,8 +106,8 @@ async def test_a_player_has_a_cap_of_their_own(duel, alice, settings):
                       await nav_socket(headers, "203.0.113.51")):
         await assert_closed(extra, base.CLOSE_TOO_MANY)
     await comms.pop().disconnect()  # a closed socket frees its place
-    comm, connected, code = await open_socket(duel, headers, "203.0.113.50")
+    again, connected, code = await open_socket(duel, headers, "203.0.113.50")
     assert connected, code
-    for comm in [*comms, comm, page]:
+    for comm in [*comms, again, page]:
         await comm.disconnect()
     assert sockets.count(sockets.player_key(alice.pk)) == 0

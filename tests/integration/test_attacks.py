@@ -34,7 +34,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 CROWD = [f"127.0.0.{n}" for n in range(2, 12)]  # ten client addresses
 EACH = 20  # sockets from each: 200, the site's WS_MAX_PER_GAME (and WS_MAX_PER_ADDRESS each)
-MOVES = 16
+MOVES = 20
 ARRIVAL_P95 = 2.0  # seconds from a move sent to the other seat's table showing it
 ANY_VERSION = re.compile(r'data-version="(\d+)"')
 
