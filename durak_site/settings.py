@@ -210,8 +210,11 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# Live-table sockets allowed at once per client address and per game (beyond: closed 4429).
+# Sockets allowed at once (beyond: closed 4429): anonymous ones per client address, a
+# signed-in player's per player (tabs of table and page sockets), watchers per game (a
+# table's seated players are never counted there; games.live.middleware).
 WS_MAX_PER_ADDRESS = envint("WS_MAX_PER_ADDRESS", "20")
+WS_MAX_PER_PLAYER = envint("WS_MAX_PER_PLAYER", "30")
 WS_MAX_PER_GAME = envint("WS_MAX_PER_GAME", "200")
 # A socket's slot in those counts lasts this long unless its process renews it (games.live.sockets).
 WS_SLOT_SECONDS = envint("WS_SLOT_SECONDS", "60")

@@ -6,7 +6,8 @@ ASGI middleware around the socket router, composed in games/live/routing.py.
   language the socket is read in and the time zone of the times it shows, chosen once
   for the connection (`scope["language"]`, `scope["time_zone"]`);
 - SocketCounts (around a route's consumer, which knows the table): the socket's place in
-  the socket counts (live/sockets.py), per client address and per table, taken before
+  the socket counts (live/sockets.py): a signed-in player's own, an anonymous socket's
+  client address's, and a table's watchers' (never its seated players), taken before
   the consumer runs and freed however the connection ends (a crash too). A socket over a
   limit is accepted, so that the client sees why, and closed 4429 without reaching its
   consumer.
@@ -25,6 +26,7 @@ from urllib.parse import urlparse
 
 from asgiref.sync import sync_to_async
 from asgiref.typing import ASGIReceiveCallable, ASGISendCallable
+from channels.db import database_sync_to_async
 from channels.security.websocket import OriginValidator, WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
@@ -32,6 +34,7 @@ from django.utils import translation
 
 from accounts.middleware import valid_time_zone
 
+from ..models import Seat
 from . import sockets
 from .base import CLOSE_TOO_MANY
 
@@ -106,29 +109,54 @@ class ReaderMiddleware:
 
 
 class SocketCounts:
-    """The socket's place in the counts it is one of: its client address's
-    (WS_MAX_PER_ADDRESS) and, with `per_table`, its table's (WS_MAX_PER_GAME). The slot's
-    name is `scope["socket_slot"]`, so that a consumer that closes the socket frees it at
-    once (live/base.py)."""
+    """The socket's place in the counts it is one of (docs/design.md, "How sockets are
+    counted"): a signed-in player's socket in the player's own (WS_MAX_PER_PLAYER), never
+    their address's, so a crowd on their address cannot shut them out; an anonymous one
+    in its client address's (WS_MAX_PER_ADDRESS); and with `per_table`, a watcher's also
+    in its table's (WS_MAX_PER_GAME). A player seated at the table is no watcher: a crowd
+    of watchers never keeps them from their table. The slot's name is
+    `scope["socket_slot"]`, so that a consumer that closes the socket frees it at once
+    (live/base.py)."""
 
     def __init__(self, application: App, *, per_table: bool = False) -> None:
         self.application = application
         self.per_table = per_table
 
-    def limits(self, scope: Scope) -> list[tuple[str, int]]:
+    @staticmethod
+    def player_id(scope: Scope) -> int | None:
+        """The signed-in user's id (AuthMiddlewareStack has read the user already)."""
+        user = scope.get("user")
+        if user is None or not user.is_authenticated:
+            return None
+        return int(user.pk)
+
+    def limits(self, scope: Scope, *, seated: bool = False) -> list[tuple[str, int]]:
         counted: list[tuple[str, int]] = []
-        if self.per_table:
+        if self.per_table and not seated:
             game_id = scope["url_route"]["kwargs"]["game_id"]
             counted.append((sockets.game_key(game_id), settings.WS_MAX_PER_GAME))
+        player = self.player_id(scope)
         address = (scope.get("client") or [None])[0]
-        if address:
+        if player is not None:
+            counted.append((sockets.player_key(player), settings.WS_MAX_PER_PLAYER))
+        elif address:
             counted.append((sockets.address_key(address), settings.WS_MAX_PER_ADDRESS))
         return counted
 
+    async def seated(self, scope: Scope) -> bool:
+        """The socket's user holds a seat at its table (one indexed read, signed-in
+        sockets of a table only: an anonymous crowd costs the database nothing)."""
+        player = self.player_id(scope)
+        if not self.per_table or player is None:
+            return False
+        game_id = scope["url_route"]["kwargs"]["game_id"]
+        return bool(await database_sync_to_async(
+            Seat.objects.filter(game_id=game_id, player_id=player).exists)())
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         slot = uuid.uuid4().hex
-        if not await sync_to_async(sockets.take, thread_sensitive=False)(slot,
-                                                                        self.limits(scope)):
+        limits = self.limits(scope, seated=await self.seated(scope))
+        if not await sync_to_async(sockets.take, thread_sensitive=False)(slot, limits):
             return await refuse(receive, send, CLOSE_TOO_MANY)  # counted nowhere
         try:
             return await self.application(dict(scope, socket_slot=slot), receive, send)

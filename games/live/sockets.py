@@ -1,5 +1,6 @@
-"""Live sockets counted per limit (WS_MAX_PER_GAME per table, WS_MAX_PER_ADDRESS per client
-address).
+"""Live sockets counted per limit (WS_MAX_PER_GAME per table's watchers, WS_MAX_PER_ADDRESS per
+anonymous client address, WS_MAX_PER_PLAYER per signed-in player; which socket counts where:
+live/middleware.py).
 
 Each open socket holds a slot in every limit it counts towards. A slot lasts
 WS_SLOT_SECONDS; the process that holds the socket renews its slots in the background
@@ -36,6 +37,10 @@ def game_key(game_id: int) -> str:
 
 def address_key(address: str) -> str:
     return f"{PREFIX}address:{address}"
+
+
+def player_key(player_id: int) -> str:
+    return f"{PREFIX}player:{player_id}"
 
 
 def slot_seconds() -> float:

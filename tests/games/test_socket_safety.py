@@ -197,9 +197,10 @@ async def open_tables(game, headers, addresses):
     return comms
 
 
-async def test_sockets_beyond_the_limit_per_address_are_refused(duel, alice, settings):
+async def test_sockets_beyond_the_limit_per_address_are_refused(duel, settings):
+    """Anonymous sockets count per address (a signed-in player's: per player)."""
     settings.WS_MAX_PER_ADDRESS = 3
-    _client, headers = await sync_to_async(logged_in)(alice)
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
     comms = await open_tables(duel, headers, ["203.0.113.7"] * 3)
     extra, _connected, _ = await open_socket(duel, headers, "203.0.113.7")
     await assert_closed(extra, base.CLOSE_TOO_MANY)
@@ -210,11 +211,16 @@ async def test_sockets_beyond_the_limit_per_address_are_refused(duel, alice, set
         await comm.disconnect()
 
 
-async def test_sockets_beyond_the_limit_per_game_are_refused(duel, alice, settings):
+async def test_sockets_beyond_the_limit_per_game_are_refused(duel, carol, dave, settings):
+    """The table's watchers, signed in or not, count per table (its players: never)."""
     settings.WS_MAX_PER_GAME = 2
-    _client, headers = await sync_to_async(logged_in)(alice)
+    _client, headers = await sync_to_async(logged_in)(carol)
     comms = await open_tables(duel, headers, ["203.0.113.1", "203.0.113.2"])
+    _client, headers = await sync_to_async(logged_in)(dave)
     extra, _connected, _ = await open_socket(duel, headers, "203.0.113.50")
+    await assert_closed(extra, base.CLOSE_TOO_MANY)
+    anonymous = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    extra, _connected, _ = await open_socket(duel, anonymous, "203.0.113.51")
     await assert_closed(extra, base.CLOSE_TOO_MANY)
     for comm in comms:
         await comm.disconnect()
@@ -230,7 +236,7 @@ def broken(self, event):
 
 @pytest.mark.parametrize("kind", ["table", "navigation"])
 async def test_a_consumer_that_crashes_still_frees_its_place(duel, alice, settings, kind):
-    settings.WS_MAX_PER_GAME = settings.WS_MAX_PER_ADDRESS = 1
+    settings.WS_MAX_PER_GAME = settings.WS_MAX_PER_ADDRESS = settings.WS_MAX_PER_PLAYER = 1
     _client, headers = await sync_to_async(logged_in)(alice)
 
     async def open_one():

@@ -46,7 +46,9 @@ from .procs import LOOPBACK, ProcessError, wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.fault, pytest.mark.django_db(transaction=True)]
 
-PER_GAME, PER_ADDRESS = 4, 7  # socket limits of this test's site (every socket is loopback's)
+# Socket limits of this test's site (every socket is loopback's; a seated player's count
+# per player only, docs/design.md "How sockets are counted").
+PER_GAME, PER_ADDRESS, PER_PLAYER = 4, 7, 3
 CATCH_UP = 30  # seconds a page may take to catch up after a fault
 BOT_ANSWER = 45  # seconds for a bot's answer after its worker was killed (the sweep wakes it at 15)
 # seconds for the counts of a killed server's sockets to be given back (their places last
@@ -110,7 +112,8 @@ def site(procs, settings):
     broker = current_app.conf.broker_url
     _celery_broker(url)
     procs.env.update({"REDIS_URL": url, "WS_MAX_PER_GAME": str(PER_GAME),
-                      "WS_MAX_PER_ADDRESS": str(PER_ADDRESS)})
+                      "WS_MAX_PER_ADDRESS": str(PER_ADDRESS),
+                      "WS_MAX_PER_PLAYER": str(PER_PLAYER)})
     try:
         yield Site(procs, proc, port)
     finally:
@@ -363,12 +366,10 @@ def test_nothing_is_lost_when_redis_a_daphne_the_worker_and_the_sweep_go_down(
 
         # ------------------------------------------------------------ the socket counts
         ledger.phase = "socket counts"
-        open_on = {g.pk: sum(p.ws is not None for p in pages if p.game_id == g.pk)
-                   for g in (duel, bots)}
-        spare_duel = min(PER_GAME - open_on[duel.pk], PER_ADDRESS - sum(open_on.values()))
-        expected = [spare_duel, min(PER_GAME - open_on[bots.pk],
-                                    PER_ADDRESS - sum(open_on.values()) - spare_duel)]
-        probes = [(duel.pk, alice, PER_GAME), (bots.pk, carol, PER_GAME)]
+        open_on = {u.pk: sum(p.ws is not None for p in pages if p.user.pk == u.pk)
+                   for u in (alice, carol)}
+        expected = [PER_PLAYER - open_on[alice.pk], PER_PLAYER - open_on[carol.pk]]
+        probes = [(duel.pk, alice, PER_PLAYER), (bots.pk, carol, PER_PLAYER)]
         seen = []
 
         def counts_healed():
@@ -382,7 +383,7 @@ def test_nothing_is_lost_when_redis_a_daphne_the_worker_and_the_sweep_go_down(
                         f"{time.monotonic() - killed_at:.0f} s after the Daphne was killed "
                         f"(probes: {seen})")
         except ProcessError:
-            ledger.lost(f"the socket counts do not match the sockets open ({open_on} by game) "
+            ledger.lost(f"the socket counts do not match the sockets open ({open_on} by player) "
                         f"{time.monotonic() - killed_at:.0f} s after the Daphne was killed: "
                         f"the site let open {seen[-1] if seen else None} more (the duel's "
                         f"table, then carol's), not {expected}")

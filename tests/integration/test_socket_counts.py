@@ -3,7 +3,8 @@
 A Daphne killed with SIGKILL never closes its sockets: their places come free by
 themselves within WS_SLOT_SECONDS (a few seconds here), while a living Daphne keeps its
 sockets' places for as long as they are open. A socket refused for too many sockets adds
-and extends nothing.
+and extends nothing. The sockets here are anonymous watchers': counted per table and per
+address (a seated player's are not, docs/design.md "How sockets are counted").
 """
 
 import time
@@ -22,11 +23,12 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 SLOT = 6  # WS_SLOT_SECONDS of the Daphnes here: renewed every 2 s
 
 
-def connect(port, game, user):
-    """(socket, None) with its table, or (None, close code) when refused."""
+def connect(port, game, user=None):
+    """(socket, None) with its table, or (None, close code) when refused; without `user`,
+    an anonymous watcher's."""
+    headers = {"Cookie": cookie_header(session_cookie(user))} if user else {}
     ws = ws_connect(f"ws://{LOOPBACK}:{port}/ws/games/{game.pk}/",
-                    origin=f"http://{LOOPBACK}:{port}",
-                    additional_headers={"Cookie": cookie_header(session_cookie(user))},
+                    origin=f"http://{LOOPBACK}:{port}", additional_headers=headers,
                     open_timeout=15, close_timeout=2)
     try:
         table_frame(ws, at_least=0)
@@ -44,8 +46,7 @@ def counts(game) -> tuple[int, int]:
 def test_a_killed_daphnes_sockets_free_their_places_within_the_slot_time(procs, duel):
     env = {"WS_SLOT_SECONDS": str(SLOT), "WS_MAX_PER_GAME": "4"}
     daphne, port = procs.daphne(env=env)
-    players = [duel.seats.get(number=n).player for n in (0, 1)]
-    held = [connect(port, duel, players[n % 2]) for n in range(4)]
+    held = [connect(port, duel) for _ in range(4)]
     assert [code for _ws, code in held] == [None] * 4
     # Open sockets keep their places well past their slots' time: Daphne renews them.
     deadline = time.monotonic() + 2 * SLOT
@@ -63,8 +64,8 @@ def test_a_killed_daphnes_sockets_free_their_places_within_the_slot_time(procs, 
     for ws, _code in held:
         ws.close()
 
-    _other, port = procs.daphne(env=env)  # the table's players get in again
-    again = [connect(port, duel, players[n % 2]) for n in range(4)]
+    _other, port = procs.daphne(env=env)  # the table's watchers get in again
+    again = [connect(port, duel) for _ in range(4)]
     assert [code for _ws, code in again] == [None] * 4
     for ws, _code in again:
         ws.close()
@@ -74,8 +75,7 @@ def test_a_killed_daphnes_sockets_free_their_places_within_the_slot_time(procs, 
 def test_a_refused_socket_extends_nothing(procs, duel, real_services):
     env = {"WS_SLOT_SECONDS": "10", "WS_MAX_PER_GAME": "2"}
     (first, port_a), (_second, port_b) = procs.daphne(env=env), procs.daphne(env=env)
-    alice = duel.seats.get(number=0).player
-    held = [connect(port_a, duel, alice) for _ in range(2)]
+    held = [connect(port_a, duel) for _ in range(2)]
     assert [code for _ws, code in held] == [None, None]
     first.kill()  # its two places are held until their slots run out
     key = sockets.game_key(duel.pk)
@@ -89,13 +89,13 @@ def test_a_refused_socket_extends_nothing(procs, duel, real_services):
 
     refused = []
     while redis_now() < runs_out - 2 and len(refused) < 5:
-        ws, code = connect(port_b, duel, alice)
+        ws, code = connect(port_b, duel)
         assert ws is None, "a socket got in while the table was full"
         refused.append(code)
     assert refused and set(refused) == {4429}, refused
     assert real_services.zrange(key, 0, -1, withscores=True) == slots  # nothing added or moved
     wait_until(lambda: counts(duel)[0] == 0, timeout=10 + 30, what="the slots to run out")
-    ws, code = connect(port_b, duel, alice)
+    ws, code = connect(port_b, duel)
     assert code is None
     ws.close()
     for ws, _code in held:
@@ -105,8 +105,7 @@ def test_a_refused_socket_extends_nothing(procs, duel, real_services):
 def test_a_redis_that_lost_its_data_gets_the_open_sockets_counted_again(procs, duel,
                                                                         real_services):
     _daphne, port = procs.daphne(env={"WS_SLOT_SECONDS": str(SLOT)})
-    alice = duel.seats.get(number=0).player
-    held = [connect(port, duel, alice) for _ in range(3)]
+    held = [connect(port, duel) for _ in range(3)]
     assert [code for _ws, code in held] == [None] * 3
     assert counts(duel) == (3, 3)
     real_services.flushdb()  # as a Redis restarted without its data
