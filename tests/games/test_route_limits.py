@@ -227,7 +227,7 @@ def test_the_walk_finds_a_new_view_without_a_limit(player_client, settings):
     def throwaway(request):
         return HttpResponse("made")
 
-    @limited_throwaway
+    @limits.limited("games_made")
     @require_POST
     def counted(request):
         return HttpResponse("made")
@@ -239,5 +239,3 @@ def test_the_walk_finds_a_new_view_without_a_limit(player_client, settings):
     settings.ROOT_URLCONF = urlconf
     assert unlimited_posts(urlconf, player_client) == ["throwaway/"]
 
-
-limited_throwaway = limits.limited("games_made")
