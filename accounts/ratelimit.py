@@ -58,9 +58,13 @@ class Kept:
 KEPT = Kept()
 
 
+def found_wrong_password(request, wrong: bool) -> None:
+    """The view's word to `password_guesses`: its form found the password wrong."""
+    request.wrong_password = wrong
+
+
 def wrong_password(request, response) -> bool:
-    """What "password_guesses" counts: a form that found the password wrong (the view says
-    so in `request.wrong_password`)."""
+    """What "password_guesses" counts: a form that found the password wrong."""
     return bool(getattr(request, "wrong_password", False))
 
 

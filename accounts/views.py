@@ -104,7 +104,8 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     """Django's; a wrong old password is counted (accounts.ratelimit.password_guesses)."""
 
     def form_invalid(self, form):
-        self.request.wrong_password = form.has_error("old_password", "password_incorrect")
+        ratelimit.found_wrong_password(
+            self.request, form.has_error("old_password", "password_incorrect"))
         return super().form_invalid(form)
 
 
@@ -145,7 +146,7 @@ def email_change(request):
     player = request.user
     form = EmailChangeForm(request.POST or None, player=player)
     valid = form.is_valid()
-    request.wrong_password = form.has_error("password", "password_incorrect")
+    ratelimit.found_wrong_password(request, form.has_error("password", "password_incorrect"))
     if valid:
         if not ratelimit.hit("email_change_account", str(player.pk)):
             return rate_limited(

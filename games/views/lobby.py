@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import once, services
-from ..limits import limited
 from ..forms import ChallengeForm, CreateGameForm, LobbyFilterForm, QuickMatchForm
+from ..limits import limited
 from ..models import Game
 from ..present import outcome
 from .table import to_table, wants_partial

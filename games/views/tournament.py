@@ -11,8 +11,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import services
-from ..limits import limited
 from ..forms import TournamentForm
+from ..limits import limited
 from ..models import Seat, Tournament
 
 T = services.tournament

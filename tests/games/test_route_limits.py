@@ -234,8 +234,8 @@ def test_the_walk_finds_a_new_view_without_a_limit(player_client, settings):
 
     site = __import__(settings.ROOT_URLCONF, fromlist=["urlpatterns"])
     urlconf = types.ModuleType("throwaway_urls")
-    urlconf.urlpatterns = [path("throwaway/", throwaway), path("counted/", counted),  # type: ignore[attr-defined]
-                           *site.urlpatterns]
+    urlconf.urlpatterns = [  # type: ignore[attr-defined]
+        path("throwaway/", throwaway), path("counted/", counted), *site.urlpatterns]
     settings.ROOT_URLCONF = urlconf
     assert unlimited_posts(urlconf, player_client) == ["throwaway/"]
 
