@@ -66,6 +66,8 @@ def test_the_right_password_from_a_new_address_gets_a_link(locked, alice, passwo
     again = locked.post(link, REMOTE_ADDR=NEW)
     assert again.status_code == 400 and not logged_in(locked)
     assert "works once" in again.content.decode()
+    # The address is one of hers now: her password works there at once.
+    assert log_in(locked, NEW, password).status_code == 302
 
 
 def test_a_wrong_password_gets_the_same_page_and_no_mail(locked, password):

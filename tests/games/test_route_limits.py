@@ -9,6 +9,7 @@ import types
 
 import pytest
 from django.core import mail
+from django.core.management import call_command
 from django.http import HttpResponse
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, path
@@ -138,9 +139,13 @@ def test_push_subscriptions_per_player_per_hour(alice_client, settings):
 
 
 def test_the_refusal_speaks_the_players_language(alice_client, classic, settings):
+    call_command("compilemessages", locale=["fi"], ignore_patterns=[".venv"], verbosity=0)
     settings.LIMITS = {**settings.LIMITS, "games_made": (0, 3600)}
     r = alice_client.post("/games/new/", {"preset": classic.pk}, HTTP_ACCEPT_LANGUAGE="fi")
-    assert r.status_code == 429 and '<html lang="fi">' in r.content.decode()
+    body = r.content.decode()
+    assert r.status_code == 429 and '<html lang="fi">' in body
+    assert "Olet luonut monta pöytää lyhyessä ajassa." in body
+    assert "Mitään ei muutettu. Voit yrittää uudelleen 60 minuutin kuluessa." in body
 
 
 # ----------------------------------------------------------------------------- the URL walk
