@@ -1,5 +1,6 @@
 """The accounts' pages: sign-up, log-in and log-out, password change and reset, the
-profile, the change of email address, unsubscribe links and public profiles."""
+profile, the change of email address, the log-in link for a new device, unsubscribe links
+and public profiles."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
@@ -10,7 +11,7 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("password_change/", views.password_change, name="password_change"),
     path(
         "password_change/done/",
         auth_views.PasswordChangeDoneView.as_view(),
@@ -35,6 +36,7 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("email/", views.email_change, name="email_change"),
     path("email/confirm/<str:token>/", views.email_change_confirm, name="email_change_confirm"),
+    path("device/<str:token>/", views.device_login, name="device_login"),
     path("unsubscribe/<str:token>/", views.unsubscribe_view, name="unsubscribe"),
     path("u/<str:username>/", views.public_profile, name="public_profile"),
 ]

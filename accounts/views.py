@@ -1,6 +1,7 @@
-"""The accounts' views: sign-up, profile, password reset and email change under the
-account limits (accounts.ratelimit), unsubscribe links, public profiles, the log-in
-lockout's page and the language switch that remembers a player's choice."""
+"""The accounts' views: sign-up, profile, password change and reset and email change under
+the account limits (accounts.ratelimit), unsubscribe links, public profiles, the log-in
+lockout's page, the log-in link for a new device (accounts.newdevice) and the language
+switch that remembers a player's choice."""
 
 import secrets
 from datetime import timedelta
@@ -24,7 +25,9 @@ from django.views import i18n as i18n_views
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.debug import sensitive_post_parameters
 
-from . import ratelimit, unsubscribe
+from games.limits import limited
+
+from . import newdevice, ratelimit, unsubscribe
 from .context_processors import safe_next
 from .forms import EmailChangeForm, ProfileForm, SignUpForm
 from .middleware import SEEN_ZONE, TIME_ZONE_COOKIE, valid_time_zone
@@ -84,6 +87,7 @@ def browser_language(request) -> str:
     return language if language in dict(settings.LANGUAGES) else ""
 
 
+@limited("profile_saves")
 @login_required
 def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user)
@@ -94,6 +98,18 @@ def profile(request):
         messages.success(request, _("Your profile has been saved."))
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form, "player": request.user})
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's; a wrong old password is counted (accounts.ratelimit.password_guesses)."""
+
+    def form_invalid(self, form):
+        ratelimit.found_wrong_password(
+            self.request, form.has_error("old_password", "password_incorrect"))
+        return super().form_invalid(form)
+
+
+password_change = ratelimit.password_guesses(PasswordChangeView.as_view())
 
 
 class PasswordResetView(auth_views.PasswordResetView):
@@ -122,13 +138,16 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
         return response
 
 
+@ratelimit.password_guesses
 @login_required
 @sensitive_post_parameters("password")
 def email_change(request):
     """Ask for the password; mail a signed link to the new address. Nothing changes yet."""
     player = request.user
     form = EmailChangeForm(request.POST or None, player=player)
-    if form.is_valid():
+    valid = form.is_valid()
+    ratelimit.found_wrong_password(request, form.has_error("password", "password_incorrect"))
+    if valid:
         if not ratelimit.hit("email_change_account", str(player.pk)):
             return rate_limited(
                 request, _("Too many confirmation emails have been asked for."),
@@ -230,8 +249,16 @@ def public_profile(request, username):
 
 
 def locked_out(request, original_response=None, credentials=None):
-    """django-axes' lockout answer: 429 with a page saying why and when to try again."""
+    """django-axes' lockout answer: 429 with a page saying why and when to try again; but
+    while the account is slowed for guesses from elsewhere, a log-in from a new address
+    gets the new-device page (accounts.newdevice), whatever its password."""
     what, wait = getattr(request, "login_lockout", ("account", None))
+    if what == "throttle" and request.method == "POST":
+        newdevice.offer(request)
+        response = render(request, "accounts/device_link_sent.html")
+        if wait:
+            response["Retry-After"] = str(wait)
+        return response
     cooloff, now = get_cool_off(request), timezone.now()
     if wait:
         cooloff = timedelta(seconds=wait)
@@ -250,6 +277,22 @@ def locked_out(request, original_response=None, credentials=None):
     return response
 
 
+def device_login(request, token):
+    """The new device's mailed link: a page with a button (GET changes nothing: mail
+    scanners open links), then the log-in (POST), once."""
+    player = newdevice.read(token)
+    if player is None:
+        return render(request, "accounts/device_login.html", {"error": True}, status=400)
+    if request.method != "POST":
+        return render(request, "accounts/device_login.html", {"player": player})
+    if not newdevice.use(player):  # a racing use took it first
+        return render(request, "accounts/device_login.html", {"error": True}, status=400)
+    login(request, player, backend="django.contrib.auth.backends.ModelBackend")
+    messages.success(request, _("Welcome back, %(name)s!") % {"name": player.name})
+    return redirect("lobby")
+
+
+@limited("profile_saves")
 def set_language(request):
     """Django's set_language (the switcher in every page's header); a logged-in player's
     choice is also saved on their profile, so it follows them to other browsers."""

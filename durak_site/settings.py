@@ -262,6 +262,22 @@ LIMITS = {
     "hint": (10, 60),  # the coach's hints one player asks for
     "review": (10, 60 * 60),  # the coach's reviews one player asks for
     "socket_messages": (4.0, 12),  # frames one socket sends (beyond the burst: closed 4429)
+    # Every route that changes something (games.limits.limited; docs/design.md, "Limits by
+    # default"), per player and in the cache unless said; wide enough for the browser tier.
+    "games_made": (20, 60 * 60),  # tables made or found (make a table, quick match)
+    "lessons": (10, 60 * 60),  # lesson tables started
+    "challenges_sent": (20, 60 * 60),  # challenges one player sends
+    "challenges_received": (10, 60 * 60),  # challenges to one player, whoever sends them
+    "challenge_answers": (60, 60 * 60),  # challenges accepted or declined
+    "vacations": (10, 24 * 60 * 60),  # vacations started or ended
+    "tournaments_made": (5, 60 * 60),
+    "tournament_changes": (60, 60 * 60),  # joined, left, started, cancelled
+    "push_subscriptions": (10, 60 * 60),  # devices turned on for notifications
+    "push_unsubscriptions": (10, 60 * 60),
+    "profile_saves": (60, 60 * 60),  # the profile and the language switch
+    # Kept in the database, per player (accounts.ratelimit):
+    "password_guesses": (5, 60 * 60),  # wrong passwords in forms that ask for it again
+    "device_link_account": (3, 60 * 60),  # log-in links mailed to a locked account
 }
 ACCOUNT_RATE_LIMITS_ENABLED = envbool("ACCOUNT_RATE_LIMITS", "on")
 

@@ -60,3 +60,14 @@ def _fresh_spectator_renders():
     render.forget()
     snapshots.forget()
     table.forget()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_limit_counts():
+    """The limits (games.limits) count by player id in the cache, and ids come back in a
+    new test: each test starts with an empty in-memory cache (a shared Redis is left be)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    if isinstance(caches["default"], LocMemCache):
+        caches["default"].clear()

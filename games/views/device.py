@@ -19,6 +19,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import services
+from ..limits import limited
 
 KEY = re.compile(r"^[A-Za-z0-9_=-]{8,200}$")  # base64url, as browsers give the keys
 THEME = "#1f5f3f"  # the felt (--felt in static/css/site.css)
@@ -87,6 +88,7 @@ def _subscription(request) -> dict | None:
     return {"endpoint": endpoint, "p256dh": p256dh, "auth": auth}
 
 
+@limited("push_subscriptions")
 @login_required
 @require_POST
 def push_subscribe(request):
@@ -98,6 +100,7 @@ def push_subscribe(request):
     return HttpResponse(status=204)
 
 
+@limited("push_unsubscriptions")
 @login_required
 @require_POST
 def push_unsubscribe(request):

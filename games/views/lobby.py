@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import once, services
 from ..forms import ChallengeForm, CreateGameForm, LobbyFilterForm, QuickMatchForm
+from ..limits import limited
 from ..models import Game
 from ..present import outcome
 from .table import to_table, wants_partial
@@ -98,6 +99,7 @@ def _new_game_form(request) -> CreateGameForm:
     return CreateGameForm(initial=services.new_game_answers(source))
 
 
+@limited("games_made")
 @login_required
 def create(request):
     if request.method != "POST":
@@ -115,6 +117,7 @@ def create(request):
     return to_table(request, Game(pk=game_id))
 
 
+@limited("lessons")
 def learn(request):
     """The lesson ("Learn Durak in five minutes"). GET: what it is, with its start button
     (a visitor is asked to sign up or log in first); POST: the lesson's table, the
@@ -138,6 +141,7 @@ def learn(request):
 
 
 @require_POST
+@limited("games_made")
 @login_required
 def quick_match(request):
     """Quick match: a seat at the first open table with these rules and clock, or a new one."""
@@ -158,6 +162,16 @@ def _challenge_page(request, form, status=200):
     return render(request, "games/challenge.html", {"challenge": form}, status=status)
 
 
+def _challenged(request) -> int | None:
+    """Whom a challenge is for, counted in "challenges_received" (none if nobody)."""
+    try:
+        return services.find_player(request.POST.get("opponent", "")[:150]).pk
+    except services.GameError:
+        return None
+
+
+@limited("challenges_sent")
+@limited("challenges_received", who=_challenged)
 @login_required
 def challenge(request):
     """GET: the challenge form (`?to=<user name>` fills in the player); POST: make the
@@ -185,6 +199,7 @@ def challenge(request):
 
 
 @require_POST
+@limited("challenge_answers")
 @login_required
 def answer_challenge(request, game_id):
     """The challenged player accepts (`accept`: they take the seat) or declines."""
@@ -202,6 +217,7 @@ def answer_challenge(request, game_id):
 
 
 @require_POST
+@limited("vacations")
 @login_required
 def vacation(request):
     """Start a vacation ("days") or come back ("back"), from the profile page."""

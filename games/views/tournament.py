@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import services
 from ..forms import TournamentForm
+from ..limits import limited
 from ..models import Seat, Tournament
 
 T = services.tournament
@@ -38,6 +39,7 @@ def _list_page(request, form=None, status=200):
 
 
 @require_POST
+@limited("tournaments_made")
 @login_required
 def create(request):
     form = TournamentForm(request.POST)
@@ -100,6 +102,7 @@ def _change(request, tournament_id, change):
 
 
 @require_POST
+@limited("tournament_changes")
 @login_required
 def join(request, tournament_id):
     return _change(request, tournament_id, lambda t: T.join_tournament(
@@ -107,18 +110,21 @@ def join(request, tournament_id):
 
 
 @require_POST
+@limited("tournament_changes")
 @login_required
 def leave(request, tournament_id):
     return _change(request, tournament_id, lambda t: T.leave_tournament(t.pk, request.user))
 
 
 @require_POST
+@limited("tournament_changes")
 @login_required
 def start(request, tournament_id):
     return _change(request, tournament_id, lambda t: T.start_tournament(t.pk, request.user))
 
 
 @require_POST
+@limited("tournament_changes")
 @login_required
 def cancel(request, tournament_id):
     return _change(request, tournament_id, lambda t: T.cancel_tournament(t.pk, request.user))

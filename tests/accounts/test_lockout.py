@@ -96,7 +96,12 @@ def test_a_success_does_not_wipe_the_addresss_count_of_other_accounts(client, bo
 
 
 def throttled(r):
-    return r.status_code == 429 and "from other addresses" in r.content.decode()
+    """Slowed: the new-device page (accounts.newdevice), the same whatever the password,
+    and nobody logged in."""
+    body = r.content.decode()
+    return (r.status_code == 200 and "from other addresses" in body
+            and "sent you a link to log in from this device" in body
+            and "_auth_user_id" not in r.wsgi_request.session)
 
 
 def test_many_addresses_on_one_account_are_slowed(client, alice, password):
@@ -107,7 +112,7 @@ def test_many_addresses_on_one_account_are_slowed(client, alice, password):
         r = fail_from(client, "203.0.113.6")
         assert throttled(r)
         assert r["Retry-After"] == "60"
-        # Refused, the right password too, and a refusal does not count.
+        # The right password too only gets a link by mail, and a refusal does not count.
         assert throttled(log_in_from(client, "203.0.113.7", password))
         alice.refresh_from_db()
         assert alice.last_login is None
@@ -139,6 +144,7 @@ def test_a_password_reset_still_works_and_ends_the_slowing(client, alice, passwo
     for n in range(1, 12):
         fail_from(client, f"203.0.113.{n}")
     assert throttled(log_in_from(client, "203.0.113.50", password))
+    mail.outbox.clear()  # the new device's link
     r = client.post("/accounts/password_reset/", {"email": "alice@example.org"},
                     REMOTE_ADDR="203.0.113.50")
     assert r.status_code == 302 and len(mail.outbox) == 1

@@ -19,6 +19,12 @@ def test_the_limits_are_as_promised(settings):
         "signup_ip": (5, 3600), "reset_ip": (5, 3600), "reset_account": (3, 3600),
         "email_change_account": (3, 3600), "chat": (5, 10), "hint": (10, 60),
         "review": (10, 3600), "socket_messages": (4.0, 12),
+        "games_made": (20, 3600), "lessons": (10, 3600), "challenges_sent": (20, 3600),
+        "challenges_received": (10, 3600), "challenge_answers": (60, 3600),
+        "vacations": (10, 86400), "tournaments_made": (5, 3600),
+        "tournament_changes": (60, 3600), "push_subscriptions": (10, 3600),
+        "push_unsubscriptions": (10, 3600), "profile_saves": (60, 3600),
+        "password_guesses": (5, 3600), "device_link_account": (3, 3600),
     }
     assert limits.window("review") == (10, 3600)
     assert limits.window("chat").length == timedelta(seconds=10)
