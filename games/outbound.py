@@ -29,6 +29,8 @@ MAX_READ = 16 * 1024  # bytes of an answer kept (a push service answers with a f
 MAX_URL = 1000
 
 IP = ipaddress.IPv4Address | ipaddress.IPv6Address
+# Beyond what ipaddress calls not global: all of the IETF's protocol block.
+ALSO_FORBIDDEN = [ipaddress.ip_network("192.0.0.0/24")]
 
 
 class Refused(ValueError):
@@ -60,6 +62,8 @@ def forbidden(ip: IP) -> bool:
             return True
         if ip.is_site_local:
             return True
+    if any(ip in network for network in ALSO_FORBIDDEN):
+        return True
     return (ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_multicast
             or ip.is_reserved or ip.is_unspecified or not ip.is_global)
 
@@ -136,7 +140,12 @@ def post(url: str, body: bytes, headers: Mapping[str, str],
          hosts: Collection[str] = ()) -> Response:
     """POST `body` to `url` through the door: Refused if it may not be reached; OSError
     (timeouts and TLS errors among them) if the other side fails."""
-    return _exchange(aim(url, hosts), "POST", body, headers)
+    return post_to(aim(url, hosts), body, headers)
+
+
+def post_to(target: Target, body: bytes, headers: Mapping[str, str]) -> Response:
+    """POST to a target that `aim` passed (the address it checked)."""
+    return _exchange(target, "POST", body, headers)
 
 
 @cache

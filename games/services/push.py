@@ -132,8 +132,9 @@ def _request(subscription: PushSubscription, payload: bytes) -> tuple[bytes, dic
 def _deliver(subscription: PushSubscription, payload: bytes) -> bool:
     """One device, through the door: True if the push service took the notification."""
     try:
+        target = outbound.aim(subscription.endpoint, settings.PUSH_HOSTS)
         body, headers = _request(subscription, payload)
-        response = outbound.post(subscription.endpoint, body, headers, settings.PUSH_HOSTS)
+        response = outbound.post_to(target, body, headers)
     except outbound.Refused as exc:  # saved before the door, or the host moved inside
         logger.warning("push to player %s refused: %s", subscription.player_id, exc)
         subscription.delete()
