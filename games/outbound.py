@@ -93,19 +93,19 @@ def check(url: str, hosts: Collection[str] = ()) -> tuple[str, int, str]:
     """(host, port, path) of `url` if its form may pass (no lookup yet); else Refused."""
     if not isinstance(url, str) or len(url) > MAX_URL or not url.isascii() \
             or any(c.isspace() or ord(c) < 32 for c in url) or "\\" in url:
-        raise Refused(_("This address can't be used."))
+        raise Refused(_("This web address can't be used."))
     try:
         parts = urlsplit(url)
         port = parts.port or 443
     except ValueError:
-        raise Refused(_("This address can't be used.")) from None
+        raise Refused(_("This web address can't be used.")) from None
     if parts.scheme != "https":
-        raise Refused(_("Only https addresses can be used."))
+        raise Refused(_("Only https web addresses can be used."))
     if "@" in parts.netloc or parts.username is not None or parts.password is not None:
-        raise Refused(_("An address with a user name or password can't be used."))
+        raise Refused(_("A web address with a user name or password can't be used."))
     host = (parts.hostname or "").rstrip(".")
     if not host or parts.fragment:
-        raise Refused(_("This address can't be used."))
+        raise Refused(_("This web address can't be used."))
     if hosts and not _host_allowed(host, hosts):
         raise Refused(_("This push service is not one the site sends to."))
     path = parts.path or "/"
@@ -124,15 +124,15 @@ def aim(url: str, hosts: Collection[str] = ()) -> Target:
     try:
         addresses = _addresses(host, port)
     except (OSError, UnicodeError):
-        raise Refused(_("This address's host can't be found.")) from None
+        raise Refused(_("This web address's host can't be found.")) from None
     ips = []
     for address in addresses:
         try:
             ips.append(ipaddress.ip_address(address.split("%", 1)[0]))
         except ValueError:
-            raise Refused(_("This address can't be used.")) from None
+            raise Refused(_("This web address can't be used.")) from None
     if not ips or any(forbidden(ip) for ip in ips):
-        raise Refused(_("This address is not on the public internet."))
+        raise Refused(_("This web address is not on the public internet."))
     return Target(host=host, port=port, path=path, address=str(ips[0]))
 
 
