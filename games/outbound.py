@@ -7,7 +7,8 @@ given) resolves, once, to addresses that are all public: loopback, private, link
 unique-local, multicast, reserved and unspecified addresses are refused, IPv4 and IPv6,
 IPv4-mapped, -compatible, 6to4 and Teredo forms too. The connection is made to the address
 checked (no second lookup), with TLS to the host's name; no redirects are followed,
-connecting and each read have short timeouts, and at most MAX_READ bytes are read back.
+connecting, each read and the whole exchange have short timeouts, and at most MAX_READ
+bytes are read back.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import http.client
 import ipaddress
 import socket
 import ssl
+import threading
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -25,6 +27,7 @@ from django.utils.translation import gettext as _
 
 CONNECT_TIMEOUT = 3.0  # seconds to connect (and for TLS to begin)
 READ_TIMEOUT = 3.0  # seconds each read may wait for the other side
+TOTAL_TIMEOUT = 8.0  # seconds for a whole exchange, however slowly the answer trickles
 MAX_READ = 16 * 1024  # bytes of an answer kept (a push service answers with a few)
 MAX_URL = 1000
 
@@ -170,15 +173,30 @@ class _Pinned(http.client.HTTPSConnection):
         sock = _dial((self.target.address, self.target.port), CONNECT_TIMEOUT)
         sock.settimeout(READ_TIMEOUT)
         try:
-            self.sock = _tls().wrap_socket(sock, server_hostname=self.target.host)
+            tls = _tls().wrap_socket(sock, server_hostname=self.target.host,
+                                     do_handshake_on_connect=False)
         except BaseException:
             sock.close()
             raise
+        self.sock = tls  # before the handshake, so that TOTAL_TIMEOUT can cut it
+        tls.do_handshake()
+
+
+def _cut(connection: _Pinned) -> None:
+    """TOTAL_TIMEOUT has passed: end the exchange (a blocked read returns at once)."""
+    if connection.sock is not None:
+        try:
+            connection.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
 
 def _exchange(target: Target, method: str, body: bytes, headers: Mapping[str, str]) -> Response:
     """One request to a checked target and its answer (no redirects: a 3xx is an answer)."""
     connection = _Pinned(target)
+    deadline = threading.Timer(TOTAL_TIMEOUT, _cut, [connection])
+    deadline.daemon = True
+    deadline.start()
     try:
         connection.request(method, target.path, body=body, headers=dict(headers))
         answer = connection.getresponse()
@@ -187,4 +205,5 @@ def _exchange(target: Target, method: str, body: bytes, headers: Mapping[str, st
     except http.client.HTTPException as exc:
         raise OSError(f"bad answer: {exc!r}") from exc
     finally:
+        deadline.cancel()
         connection.close()

@@ -98,6 +98,6 @@ def tournament_mail(tournament_id: int, number: int) -> int:
 
 @shared_task(ignore_result=True)
 def push(kind: str, game_id: int, by_id: int | None = None) -> int:
-    """A push notification about a game: "challenge", "rematch" offered (by `by_id`),
-    "finished"."""
+    """A push notification about a game: "move" (to seat `by_id`), "challenge", "rematch"
+    offered (by player `by_id`), "finished"."""
     return services.push.push_about(kind, game_id, by_id)

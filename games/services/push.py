@@ -280,7 +280,8 @@ def finished(game: Game) -> int:
 
 
 def push_about(kind: str, game_id: int, by_id: int | None = None) -> int:
-    """games.tasks.push: the push of `kind` about game `game_id`."""
+    """games.tasks.push: the push of `kind` about game `game_id` ("move": to seat `by_id`,
+    "rematch": offered by player `by_id`)."""
     game = Game.objects.select_related("preset", "created_by", "challenged").filter(
         pk=game_id).first()
     if game is None:
@@ -292,4 +293,8 @@ def push_about(kind: str, game_id: int, by_id: int | None = None) -> int:
         return rematch_offer(game, by_id)
     if kind == "finished" and game.status == Game.Status.FINISHED:
         return finished(game)
+    if (kind == "move" and by_id is not None and game.status == Game.Status.PLAYING
+            and game.turn_seat == by_id):  # `by_id`: the seat to move, still to move
+        seat = game.seats.select_related("player").filter(number=by_id).first()
+        return your_move(game, seat) if seat is not None else 0
     return 0

@@ -139,6 +139,18 @@ def test_a_silent_push_service_times_out_soon(monkeypatch, listener):
     assert len(listener.accepted) == 1
 
 
+def test_a_whole_exchange_is_cut_at_its_total_timeout(monkeypatch, listener):
+    """However the answer trickles, an exchange ends after TOTAL_TIMEOUT."""
+    monkeypatch.setattr(outbound, "READ_TIMEOUT", 30.0)
+    monkeypatch.setattr(outbound, "TOTAL_TIMEOUT", 1.0)
+    monkeypatch.setattr(outbound, "_dial", lambda address, timeout: outbound.socket
+                        .create_connection(("127.0.0.1", listener.port), timeout=timeout))
+    start = time.monotonic()
+    with pytest.raises(OSError):
+        outbound.post("https://slow.example.com/x", b"{}", {})
+    assert 0.8 < time.monotonic() - start < 3
+
+
 def test_a_broken_and_a_silent_device_cost_only_themselves(
         alice, bob, classic, seeded, monkeypatch, listener, django_capture_on_commit_callbacks):
     """bob has a device pywebpush could not use, one behind a silent listener and a good
