@@ -10,15 +10,19 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import time_machine
 from django.core import mail
+from django.utils import timezone
 
 from games import outbound, services
-from games.models import PushSubscription
+from games.models import Game, PushSubscription
+from tests.games.conftest import seat_user
 from tests.games.pushfakes import PUBLIC, FakeDNS, Listener, LocalPushService
 from tests.games.test_push import Device, b64
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
+MINUTE = timedelta(minutes=1)
 
 # The attacks found on the live site (8 of 8 were accepted), and more forms of the same.
 FORBIDDEN = [
@@ -189,6 +193,36 @@ def test_a_broken_and_a_silent_device_cost_only_themselves(
     assert not PushSubscription.objects.filter(endpoint__contains="user:pw").exists()
     assert PushSubscription.objects.get(endpoint__endswith="/keys").failures == 2
     assert PushSubscription.objects.get(endpoint__startswith="https://silent").failures == 2
+    service.close()
+
+
+def test_the_move_round_mails_everyone_whatever_a_device_does(
+        alice, bob, carol, dave, classic, seeded, monkeypatch):
+    """The "your move" round: the first player's devices are broken (user-info, bad keys);
+    every player still gets their mail, and the next player their push."""
+    service = LocalPushService(monkeypatch)
+    for player in (carol, dave):
+        player.email = f"{player.username}@example.org"
+        player.save()
+    t0 = timezone.now().replace(microsecond=0)
+    with time_machine.travel(t0, tick=False):
+        games = [services.create_game(a, classic, players=2, move_time=timedelta(days=1))
+                 for a in (alice, carol)]
+        services.join_game(games[0].pk, bob)
+        services.join_game(games[1].pk, dave)
+    first, second = (seat_user(Game.objects.get(pk=g.pk), Game.objects.get(pk=g.pk).turn_seat)
+                     for g in games)
+    for endpoint, p256dh in [("https://user:pw@push.example.com/1", Device().p256dh),
+                             ("https://push.example.com/keys", "not-a-key")]:
+        PushSubscription.objects.create(player=first, endpoint=endpoint, p256dh=p256dh,
+                                        auth=b64(b"0123456789abcdef"))
+    device = Device()
+    services.push.subscribe(second, "https://push.example.com/second", device.p256dh,
+                            b64(device.auth))
+    with time_machine.travel(t0 + 6 * MINUTE, tick=False):
+        assert services.send_move_emails() == 2
+    assert sorted(m.to[0] for m in mail.outbox) == sorted([first.email, second.email])
+    assert [path for path, _h, _b in service.received] == ["/second"]
     service.close()
 
 
