@@ -380,8 +380,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": envint("CELERY_VISIBILI
 CELERY_TASK_IGNORE_RESULT = True
 # Queues by urgency, each consumed by a worker process of its own (Procfile, deploy/): bot
 # moves and the deadline sweep ("play") never wait behind the coach ("coach": hints,
-# reviews) or mail ("mail": also anything unrouted). A worker without -Q takes all three.
-CELERY_TASK_QUEUES: dict[str, dict[str, str]] = {"play": {}, "coach": {}, "mail": {}}
+# reviews), mail ("mail": also anything unrouted) or web pushes ("push": requests to push
+# services, each bounded by games.outbound's timeouts). A worker without -Q takes them all.
+CELERY_TASK_QUEUES: dict[str, dict[str, str]] = {"play": {}, "coach": {}, "mail": {}, "push": {}}
 CELERY_TASK_DEFAULT_QUEUE = "mail"
 CELERY_TASK_ROUTES = {
     "games.tasks.bot_turn": {"queue": "play"},
@@ -394,7 +395,8 @@ CELERY_TASK_ROUTES = {
     "games.tasks.send_summaries": {"queue": "mail"},
     "games.tasks.challenge_mail": {"queue": "mail"},
     "games.tasks.tournament_mail": {"queue": "mail"},
-    "games.tasks.push": {"queue": "mail"},
+    "games.tasks.push": {"queue": "push"},
+    "games.tasks.push_time_warnings": {"queue": "push"},
 }
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 3.0},
@@ -428,6 +430,9 @@ RUN_DIR = Path(envstr("RUN_DIR", str(BASE_DIR / ".run")))
 # reach the site's operator.
 VAPID_PRIVATE_KEY = os.getenv("VAPID_PRIVATE_KEY", "").strip()
 VAPID_SUBJECT = envstr("VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
+# The push services' hosts the site sends to (games.outbound; comma-separated, ".name" for a
+# name and its subdomains); empty: any host on the public internet.
+PUSH_HOSTS = envlist("PUSH_HOSTS", "")
 
 # HTTPS follows SITE_URL's scheme, not DEBUG: secure cookies, HSTS and the SSL redirect
 # (`manage.py check --deploy` passes); plain http://127.0.0.1 keeps working without them.

@@ -760,6 +760,8 @@ class PushSubscription(models.Model):
     p256dh = models.CharField(max_length=200)  # the browser's public key (RFC 8291)
     auth = models.CharField(max_length=100)  # its authentication secret
     created_at = models.DateTimeField(auto_now_add=True)
+    # Failed sends in a row (services.push.MAX_FAILURES of them drop the device).
+    failures = models.PositiveSmallIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("push subscription")
@@ -769,5 +771,5 @@ class PushSubscription(models.Model):
         return f"{self.player_id}: {self.endpoint[:60]}"
 
     def info(self) -> dict:
-        """As pywebpush takes it."""
+        """As pywebpush's encryption takes it."""
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

@@ -1,5 +1,5 @@
 """Celery tasks: thin wrappers around services. Each goes to the queue of its urgency
-(settings.CELERY_TASK_ROUTES): "play", "coach" or "mail", each with its worker
+(settings.CELERY_TASK_ROUTES): "play", "coach", "mail" or "push", each taken by a worker
 (docs/design.md, "Celery queues and workers")."""
 
 from __future__ import annotations
@@ -31,10 +31,19 @@ def sweep_deadlines() -> int:
 def send_reminders() -> int:
     """Beat: email players whose turn has waited a while, and again near the deadline;
     "your move" emails and pushes a few minutes after a move the player has not seen, a
-    push at 80% of a turn's time; clocks restart for players whose vacation ran out."""
+    push at 80% of a turn's time (on the push queue); clocks restart for players whose
+    vacation ran out."""
     services.end_vacations()
-    return (services.send_reminders() + services.send_move_emails()
-            + services.push.time_warnings())
+    sent = services.send_reminders() + services.send_move_emails()
+    push_time_warnings.delay()
+    return sent
+
+
+@shared_task(ignore_result=True)
+def push_time_warnings() -> int:
+    """The push at 80% of a turn's time to players who have not looked
+    (games.services.push)."""
+    return services.push.time_warnings()
 
 
 @shared_task(ignore_result=True)
@@ -60,9 +69,12 @@ def review_game(game_id: int) -> int:
 
 @shared_task(ignore_result=True)
 def challenge_mail(game_id: int) -> bool:
-    """The email (and push) telling a challenged player of the table made for them."""
-    services.push.push_about("challenge", game_id)
-    return services.send_challenge_mail(game_id)
+    """The email telling a challenged player of the table made for them; its push goes on
+    the push queue, which a device that fails can't hold up."""
+    try:
+        return services.send_challenge_mail(game_id)
+    finally:
+        push.delay("challenge", game_id)
 
 
 @shared_task(ignore_result=True)
@@ -86,5 +98,6 @@ def tournament_mail(tournament_id: int, number: int) -> int:
 
 @shared_task(ignore_result=True)
 def push(kind: str, game_id: int, by_id: int | None = None) -> int:
-    """A push notification about a game: "rematch" offered (by `by_id`), "finished"."""
+    """A push notification about a game: "move" (to seat `by_id`), "challenge", "rematch"
+    offered (by player `by_id`), "finished"."""
     return services.push.push_about(kind, game_id, by_id)

@@ -23,14 +23,19 @@ if TYPE_CHECKING:
     from django.http import HttpRequest
 
 MAX_JSON_DEPTH = 8  # a move is {"actions": [tokens], ...}: two levels
+MAX_JSON_BYTES = 64 * 1024  # a move, a frame or a push subscription takes well under 1 KiB
 MOVE_ORDER = {ExchangeTrump: 0, Take: 2, Pass: 2}  # cards in between, in the order chosen
 
 Move = tuple[Any, Any, Any]  # (actions, version, seat), as the services take them
 
 
-def read_json(raw: str | bytes) -> Any:
-    """The JSON value in `raw` (str or bytes); ValueError if it is not JSON or nests deeper
-    than MAX_JSON_DEPTH (json's recursion would otherwise fail with a RecursionError)."""
+def read_json(raw: str | bytes, max_bytes: int = MAX_JSON_BYTES) -> Any:
+    """The JSON value in `raw` (str or bytes); ValueError if it is longer than `max_bytes`,
+    not UTF-8, not strict JSON (NaN, Infinity, a key twice, text that is not Unicode) or
+    nests deeper than MAX_JSON_DEPTH (json's recursion would otherwise fail with a
+    RecursionError). The one reader of JSON that clients send, HTTP or socket."""
+    if len(raw) > max_bytes:
+        raise ValueError("too large")
     if isinstance(raw, bytes):
         raw = raw.decode()  # UnicodeDecodeError is a ValueError
     depth = deepest = 0
@@ -43,9 +48,35 @@ def read_json(raw: str | bytes) -> Any:
     if deepest > MAX_JSON_DEPTH:
         raise ValueError("too deep")
     try:
-        return json.loads(raw)
+        value = json.loads(raw, parse_constant=_not_a_number, object_pairs_hook=_object)
     except RecursionError:
         raise ValueError("too deep") from None
+    _check_text(value)
+    return value
+
+
+def _not_a_number(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise ValueError("a key twice")
+    return found
+
+
+def _check_text(value: Any) -> None:
+    """ValueError for a lone surrogate ("\\ud800"): no database stores it."""
+    if isinstance(value, str):
+        value.encode()  # UnicodeEncodeError is a ValueError
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(key)
+            _check_text(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_text(item)
 
 
 # ----------------------------------------------------------------------------- HTTP
@@ -61,6 +92,17 @@ def move_from_request(request: HttpRequest) -> Move:
             raise services.BadRequest(_("That is not a move."))
         return body.get("actions"), body.get("version"), body.get("seat")
     return move_from_fields({key: values for key, values in request.POST.lists()})
+
+
+def json_object(request: HttpRequest, max_bytes: int = MAX_JSON_BYTES) -> dict[str, Any]:
+    """A request's JSON body, which must be an object; BadRequest otherwise."""
+    try:
+        data = read_json(request.body or b"null", max_bytes)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise services.BadRequest(_("The request is not valid JSON."))
+    return data
 
 
 # ----------------------------------------------------------------------------- the socket

@@ -16,8 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from .. import notify
 from ..models import Game, Seat
-from . import push
 from .mail import mail_player
 from .reminders import REMINDER_MIN_MOVE_TIME
 from .words import deadline_words, for_player, game_name, player_zone, time_left_words
@@ -50,7 +50,7 @@ def send_move_emails(now: datetime | None = None) -> int:
         if not claimed or seat is None or player is None:
             continue
         if player.last_seen is None or player.last_seen < (game.turn_started or now):
-            push.your_move(game, seat, now)  # the devices where they asked for it
+            notify.queue_push("move", game.pk, seat.number)  # on the push queue
         if not _wants(player, since=game.turn_started, how="now"):
             continue
         assert game.deadline is not None  # a game in play has one

@@ -5,7 +5,6 @@ that makes the site installable, the offline page, and a player's push subscript
 
 from __future__ import annotations
 
-import json
 import re
 
 from django.contrib.auth.decorators import login_required
@@ -18,10 +17,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import services
+from .. import services, wire
 from ..limits import limited
 
-KEY = re.compile(r"^[A-Za-z0-9_=-]{8,200}$")  # base64url, as browsers give the keys
+KEY = re.compile(r"^[A-Za-z0-9_=-]{8,200}\Z")  # base64url, as browsers give the keys
+MAX_BODY = 4096  # bytes of a subscription's JSON (an endpoint of 1000 and two keys)
 THEME = "#1f5f3f"  # the felt (--felt in static/css/site.css)
 
 
@@ -70,21 +70,17 @@ def offline(request):
     return render(request, "offline.html")
 
 
-def _subscription(request) -> dict | None:
-    """The browser's PushSubscription.toJSON(), checked: an https endpoint and its keys."""
-    try:
-        data = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        return None
-    if not isinstance(data, dict):
-        return None
-    endpoint, keys = data.get("endpoint"), data.get("keys") or {}
-    if not isinstance(endpoint, str) or not endpoint.startswith("https://") \
-            or len(endpoint) > 1000 or not isinstance(keys, dict):
-        return None
+def _subscription(request) -> dict[str, str]:
+    """The browser's PushSubscription.toJSON(), checked for its shape: an endpoint and its
+    keys (the endpoint's address is the door's to judge: games.outbound)."""
+    data = wire.json_object(request, MAX_BODY)
+    endpoint, keys = data.get("endpoint"), data.get("keys")
+    if not isinstance(endpoint, str) or not isinstance(keys, dict):
+        raise services.BadRequest(_("This is not a push subscription."))
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
-    if not all(isinstance(k, str) and KEY.match(k) for k in (p256dh, auth)):
-        return None
+    if not (isinstance(p256dh, str) and KEY.match(p256dh)
+            and isinstance(auth, str) and KEY.match(auth) and len(auth) <= 100):
+        raise services.BadRequest(_("This is not a push subscription."))
     return {"endpoint": endpoint, "p256dh": p256dh, "auth": auth}
 
 
@@ -93,10 +89,12 @@ def _subscription(request) -> dict | None:
 @require_POST
 def push_subscribe(request):
     """This device notifies the player from now on."""
-    found = _subscription(request)
-    if found is None or not services.push.enabled():
-        return HttpResponseBadRequest(_("This is not a push subscription."))
-    services.push.subscribe(request.user, **found)
+    try:
+        if not services.push.enabled():
+            raise services.BadRequest(_("This is not a push subscription."))
+        services.push.subscribe(request.user, **_subscription(request))
+    except services.GameError as exc:
+        return HttpResponseBadRequest(exc.message, content_type="text/plain; charset=utf-8")
     return HttpResponse(status=204)
 
 
@@ -106,10 +104,10 @@ def push_subscribe(request):
 def push_unsubscribe(request):
     """This device no longer notifies the player."""
     try:
-        endpoint = json.loads(request.body or b"{}").get("endpoint")
-    except (ValueError, UnicodeDecodeError, AttributeError):
-        endpoint = None
-    if not isinstance(endpoint, str):
-        return HttpResponseBadRequest(_("This is not a push subscription."))
+        endpoint = wire.json_object(request, MAX_BODY).get("endpoint")
+        if not isinstance(endpoint, str) or len(endpoint) > 1000:
+            raise services.BadRequest(_("This is not a push subscription."))
+    except services.GameError as exc:
+        return HttpResponseBadRequest(exc.message, content_type="text/plain; charset=utf-8")
     services.push.unsubscribe(request.user, endpoint)
     return HttpResponse(status=204)

@@ -30,7 +30,7 @@ TEMPLATE = ROOT / "deploy" / "nginx-durak.conf.template"
 DAPHNE_FLAGS = ["--proxy-headers", "-v", "0", "-b", LOOPBACK]  # -v 0: no plain access log
 CELERY = ["-A", "durak_site", "-q"]  # -q: no banner, the logs alone
 # The workers by queue (durak-worker.service, durak-coach.service): bots apart from the rest.
-WORKER_QUEUES = {"worker": "play", "coach": "coach,mail"}
+WORKER_QUEUES = {"worker": "play", "coach": "coach,mail,push"}
 PRODUCTION_ENV = {"SERVE_STATIC": "false", "STATIC_HASHED": "true", "LOG_FORMAT": "json"}
 PLACEHOLDER = re.compile(r"\$\{(DURAK_[A-Z0-9_]+)\}")
 

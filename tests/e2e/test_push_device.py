@@ -64,7 +64,8 @@ def test_a_push_becomes_a_notification_that_leads_to_the_table(
     # What the site pushes for bob's move, exactly as its push service would get it
     # before encryption (the encryption is tested against a real decryption in tests/games).
     sent = []
-    monkeypatch.setattr(services.push, "webpush", lambda info, data, **kw: sent.append(data))
+    monkeypatch.setattr(services.push, "_deliver",
+                        lambda subscription, payload: sent.append(payload.decode()) or True)
     PushSubscription.objects.create(player=bob, endpoint="https://push.invalid/bob",
                                     p256dh="BPlaceholderKey0", auth="authsecret0")
     seat = game.seats.get(player=bob)

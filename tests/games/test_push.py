@@ -7,9 +7,7 @@ service worker and the manifest."""
 import base64
 import json
 import os
-import threading
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
 import pytest
@@ -23,6 +21,7 @@ from django.contrib.staticfiles import finders
 from games import services
 from games.models import Game, PushSubscription
 from tests.games.conftest import seat_user
+from tests.games.pushfakes import PUBLIC, FakeDNS, LocalPushService
 
 pytestmark = pytest.mark.django_db
 
@@ -69,26 +68,9 @@ def check_vapid(header: str, audience: str) -> dict:
     return claims
 
 
-class PushService:
-    """A push service on 127.0.0.1: keeps what it is sent and answers `status`."""
-
-    def __init__(self):
-        self.received, self.status = [], 201
-        service = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                service.received.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-                self.send_response(service.status)
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+class PushService(LocalPushService):
+    """A push service (on 127.0.0.1 behind the door's transport): keeps what it is sent and
+    answers `status`."""
 
     def subscribe(self, player, name=None) -> Device:
         device = Device()
@@ -108,11 +90,18 @@ class PushService:
         return found
 
 
+@pytest.fixture(autouse=True)
+def dns(monkeypatch):
+    return FakeDNS(monkeypatch)
+
+
 @pytest.fixture
-def push_service():
-    service = PushService()
+def push_service(monkeypatch, dns):
+    service = PushService(monkeypatch)
     yield service
-    service.server.shutdown()
+    service.close()
+    # Every request went to the address the door checked, under the name it checked.
+    assert all(t.address == PUBLIC and t.host == service.host for t in service.targets)
 
 
 @pytest.fixture
@@ -129,7 +118,8 @@ def test_your_move_reaches_the_device_encrypted_and_signed(slow, push_service):
     player.language, player.time_zone = "ru", "Europe/Moscow"
     player.save()
     phone = push_service.subscribe(player)
-    services.send_move_emails(now=T0 + 5 * MINUTE)
+    with time_machine.travel(T0 + 5 * MINUTE, tick=False):  # the push task's own clock
+        services.send_move_emails(now=T0 + 5 * MINUTE)
     (payload,) = push_service.payloads(phone)
     assert payload == {
         "title": "Ваш ход", "url": f"/games/{slow.pk}/", "tag": f"game-{slow.pk}",

@@ -126,6 +126,7 @@ def test_no_reminder_in_fast_games(alice, bob, classic, seeded):
     ("bot_turn", "play"), ("sweep_deadlines", "play"),
     ("coach_hint", "coach"), ("review_game", "coach"),
     ("send_reminders", "mail"), ("send_summaries", "mail"), ("challenge_mail", "mail"),
+    ("push", "push"), ("push_time_warnings", "push"),
 ])
 def test_each_task_goes_to_the_queue_of_its_urgency(task, queue):
     """Bot moves and timeouts have a queue (and a worker) of their own: the coach's and
