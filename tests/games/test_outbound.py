@@ -248,7 +248,8 @@ def test_a_device_is_dropped_after_repeated_failures_or_at_once_when_gone(alice,
     service.close()
 
 
-def test_at_most_ten_devices_a_player_the_oldest_goes(alice, alice_client):
+def test_at_most_ten_devices_a_player_the_oldest_goes(alice, alice_client, settings):
+    settings.LIMITS = {**settings.LIMITS, "push_subscriptions": (100, 3600)}  # the cap, not the rate
     for n in range(12):
         r = alice_client.post("/push/subscribe/", json.dumps(
             subscription(f"https://push.example.com/{n}")), content_type="application/json")

@@ -18,6 +18,9 @@ from django.views.decorators.http import require_POST
 from games import limits
 from games.models import Game, PushSubscription, Tournament
 
+from .pushfakes import FakeDNS
+from .test_push import Device, b64
+
 pytestmark = pytest.mark.django_db
 ATTEMPTS = 40  # as many as the attack sent, each within a few seconds
 
@@ -121,12 +124,14 @@ def test_challenges_sent_per_player_per_hour(alice_client, classic, django_user_
     assert "You have sent many challenges" in sent[-1].content.decode()
 
 
-def test_push_subscriptions_per_player_per_hour(alice_client, settings):
+def test_push_subscriptions_per_player_per_hour(alice_client, settings, monkeypatch):
+    FakeDNS(monkeypatch)  # push.example.com is a public host; no lookup leaves the machine
     allowed = settings.LIMITS["push_subscriptions"][0]
-    keys = {"p256dh": "B" + "a" * 86, "auth": "c" * 22}
+    device = Device()  # real keys, as a browser gives them
+    keys = {"p256dh": device.p256dh, "auth": b64(device.auth)}
 
     def subscribe(n):
-        body = {"endpoint": f"https://fcm.googleapis.com/fcm/send/device{n}", "keys": keys}
+        body = {"endpoint": f"https://push.example.com/send/device{n}", "keys": keys}
         return alice_client.post("/push/subscribe/", json.dumps(body),
                                  content_type="application/json")
 
