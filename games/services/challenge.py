@@ -12,15 +12,14 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import QuerySet
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import notify
-from ..models import Game, Move, RulePreset
+from ..models import Game, RulePreset
 from .access import Someone, need_user
 from .change import Change, locked
 from .errors import BadRequest, Conflict, Forbidden, NotFound
-from .lobby import create_game, join_game
+from .lobby import abort, create_game, join_game
 from .mail import mail_player
 from .words import for_player
 
@@ -93,12 +92,8 @@ def accept_challenge(game_id: int | str, user: Someone) -> Game:
 def decline_challenge(game_id: int | str, user: Someone) -> Game:
     """Say no: the table is cancelled."""
     with locked(game_id, user) as change:
-        game = _challenge_for(change)
-        game.status = Game.Status.ABORTED
-        game.finished_at = timezone.now()
-        game.deadline = None
-        game.turn_seat = None
-        return change.save(Move.Kind.SYSTEM, ["decline"])
+        _challenge_for(change)
+        return abort(change, "decline")
 
 
 def open_challenges(user: Player) -> QuerySet[Game]:

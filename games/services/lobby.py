@@ -26,7 +26,7 @@ from ..models import (
 )
 from . import reliability
 from .access import Someone, need_user
-from .change import locked, new_change
+from .change import Change, locked, new_change
 from .errors import BadRequest, Conflict, Forbidden
 from .turn import set_turn
 
@@ -225,9 +225,8 @@ def leave_game(game_id: int | str, user: Someone) -> Game:
         mine.save(update_fields=["player"])
         humans = [seat for seat in change.seats if seat.player_id is not None]
         if not humans:
-            game.status = Game.Status.ABORTED
-            game.finished_at = timezone.now()
-        elif change.user is not None and game.created_by_id == change.user.pk:
+            return abort(change, "leave", seat=mine.number)
+        if change.user is not None and game.created_by_id == change.user.pk:
             game.created_by = humans[0].player
         return change.save(Move.Kind.SYSTEM, ["leave"], seat=mine.number)
 
@@ -251,11 +250,20 @@ def abort_game(game_id: int | str, by_user: Someone) -> Game:
             raise Conflict(_("This game is already over."))
         if not player.is_staff and not (game.is_open and game.created_by_id == player.pk):
             raise Forbidden(_("Only an administrator can abort a game that has started."))
-        game.status = Game.Status.ABORTED
-        game.finished_at = timezone.now()
-        game.deadline = None
-        game.turn_seat = None
-        return change.save(Move.Kind.SYSTEM, ["abort"])
+        return abort(change, "abort")
+
+
+def abort(change: Change, action: str, *, seat: int | None = None,
+          now: datetime | None = None) -> Game:
+    """End the game of this change early, without a result (the one place a game is
+    aborted: a cancel, the last player leaving, a declined challenge, a tournament
+    cancelled): its clock stops, and `action` is its move row's token."""
+    game = change.game
+    game.status = Game.Status.ABORTED
+    game.finished_at = now or timezone.now()
+    game.deadline = None
+    game.turn_seat = None
+    return change.save(Move.Kind.SYSTEM, [action], seat=seat)
 
 
 def resume_seat(game_id: int | str, user: Someone) -> Game:

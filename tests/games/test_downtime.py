@@ -53,7 +53,8 @@ def test_75_s_without_a_sweep_charge_no_timeout_and_move_the_deadlines_on(
         assert _timeouts() == 0
         for before in games:
             after = Game.objects.get(pk=before.pk)
-            assert after.version == before.version
+            assert after.version == before.version + 1  # the shift is a change of its own
+            assert after.moves.last().actions == ["clocks"]
             assert after.deadline == before.deadline + timedelta(seconds=75)
             assert after.turn_started == before.turn_started + timedelta(seconds=75)
         # The 33 s that were left run out, and then the sweep charges them.
@@ -132,6 +133,7 @@ def test_a_time_bank_is_not_charged_for_the_outage(alice, bob, classic, seeded):
         services.sweep_expired()
         clock.shift(timedelta(minutes=5))  # far longer than the whole bank
         assert services.sweep_expired() == 0
+        game.refresh_from_db()  # the shift's version, as an open page hears of it
         token = game.match().deal.legal_actions(mover)[0].token()
         services.play(game.pk, seat_user(game, mover), [token], game.version)
         # 10 s before the outage are paid for; the five minutes are not.
