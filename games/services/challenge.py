@@ -59,14 +59,11 @@ def challenge(user: Someone, opponent: Player | None, preset: RulePreset | None,
         raise BadRequest(_("A challenge is a game for two: %(preset)s is played by %(min)s "
                            "to %(max)s players.") % {
             "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
-    with transaction.atomic():
-        game = create_game(user, preset, players=CHALLENGE_PLAYERS, bots=0, private=True,
-                           time_control=time_control, move_time=move_time,
-                           bank_time=bank_time, increment=increment, rated=rated)
-        game.challenged = opponent
-        game.save(update_fields=["challenged"])
-        transaction.on_commit(partial(notify.queue_challenge_mail, game.pk), robust=True)
-        transaction.on_commit(partial(notify.people_changed, [opponent.pk]), robust=True)
+    # The new table's change tells the opponent's pages (Change.save: the challenged player).
+    game = create_game(user, preset, players=CHALLENGE_PLAYERS, bots=0, private=True,
+                       time_control=time_control, move_time=move_time, bank_time=bank_time,
+                       increment=increment, rated=rated, challenged=opponent)
+    transaction.on_commit(partial(notify.queue_challenge_mail, game.pk), robust=True)
     return game
 
 
