@@ -18,7 +18,7 @@ from ..engine import Action, Attack, Deal, ExchangeTrump, Match, Pass, Take
 from ..models import DeadlineSweep, Game, Move, RulePreset, Seat
 from .access import Someone
 from .apply import apply_move, apply_order
-from .change import SITE, Change, locked, parse_version
+from .change import CLOCK_SHIFT, SITE, Change, locked, parse_version
 from .errors import Conflict, GameError
 from .orders import standing_action
 from .results import finish_match
@@ -131,27 +131,29 @@ SWEEP_GRACE = timedelta(seconds=30)  # the sweep runs every SWEEP_INTERVAL (3 s)
 CLOCK_TIMES = ("turn_started", "deadline", "next_reminder", "move_email_at")
 
 
-def outage_to_forgive(game_id: int | str, now: datetime) -> bool:
-    """Did this game's clock run out while the clocks went unwatched for longer than
-    SWEEP_GRACE (forgive_downtime has an outage to forgive first)? One read of the
-    sweep's row, not locked; the game's only then."""
-    if not DeadlineSweep.objects.filter(pk=1, last_run__lt=now - SWEEP_GRACE).exists():
+def forgive_here(change: Change, now: datetime) -> bool:
+    """The outage rule for a move that finds its seat's time run out: if the clocks went
+    unwatched for longer than SWEEP_GRACE, this game's clocks move on by its share of the
+    gap first, in the move's own change (the sweep shifts the others when it is back).
+    True if they moved. One read of the sweep's row, not locked: a move never waits for
+    the sweep's lock while it holds its game's."""
+    last = DeadlineSweep.objects.filter(pk=1).values_list("last_run", flat=True).first()
+    if last is None or now - last <= SWEEP_GRACE or not _running_since(change.game, last):
         return False
-    pk = int(game_id) if str(game_id).isdigit() else None
-    return Game.objects.filter(pk=pk, status=Game.Status.PLAYING, deadline__lte=now,
-                               paused_at__isnull=True).exists()
+    _shift(change.game, last, now)
+    return True
 
 
-def forgive_downtime(now: datetime | None = None) -> dict[int, int]:
+def forgive_downtime(now: datetime | None = None) -> int:
     """Record that the clocks are watched up to `now`. If they had not been for longer than
     SWEEP_GRACE (the site, beat, the worker or the database was down), first move every
     running clock on by the part of its turn that fell in the gap, so that nobody's time
     runs out while the site could not play for them. Each game so shifted is a change of
-    its own (a new version, a move row, the table told); returns them, game id -> the
-    version before the shift. The first sweep ever knows of no gap. Two at once: the
-    sweep row's lock makes one wait, and it then sees the other's time."""
+    its own (a new version, a move row, the table told); returns how many. The first sweep
+    ever knows of no gap. Two at once: the sweep row's lock makes one wait, and it then
+    sees the other's time."""
     now = now or timezone.now()
-    shifted: dict[int, int] = {}
+    shifted = 0
     with transaction.atomic():
         record = _locked_sweep_record()
         last = record.last_run
@@ -180,34 +182,38 @@ def _running_since(game: Game, last: datetime) -> bool:
             and game.deadline is not None and game.deadline > last)
 
 
-def _move_clocks_on(last: datetime, now: datetime) -> dict[int, int]:
-    """Running clocks move on by the time since `last`, or since their turn began if it
-    began later (that turn starts again now, with all of its time). Each game through the
-    door (change.locked, Change.save): the game row locked after the sweep's row, as a
-    move never holds a game's lock while it waits for the sweep's."""
+def _shift(game: Game, last: datetime, now: datetime) -> None:
+    """Move a running clock on by the time since `last`, or since its turn began if it
+    began later: that turn starts again now, with all of its time."""
+    started = game.turn_started
+    assert started is not None  # _running_since
+    if started > last:
+        times = {name: getattr(game, name) for name in CLOCK_TIMES[1:]}
+        game.turn_started = now
+        for name, value in times.items():
+            if value is not None:
+                setattr(game, name, now + (value - started))
+        return
+    for name in CLOCK_TIMES:
+        value = getattr(game, name)
+        if value is not None:
+            setattr(game, name, value + (now - last))
+
+
+def _move_clocks_on(last: datetime, now: datetime) -> int:
+    """Every running clock moves on (_shift), each game through the door (change.locked,
+    Change.save: a version of its own); the game rows are locked after the sweep's row.
+    Returns how many moved."""
     running = Game.objects.filter(status=Game.Status.PLAYING, paused_at__isnull=True,
                                   deadline__gt=last, turn_started__isnull=False)
-    shifted: dict[int, int] = {}
+    shifted = 0
     for pk in running.order_by("pk").values_list("pk", flat=True):
         with locked(pk, SITE) as change:
-            game = change.game
-            if not _running_since(game, last):
+            if not _running_since(change.game, last):
                 continue  # a move or a vacation got there first
-            started = game.turn_started
-            assert started is not None  # _running_since
-            if started > last:
-                times = {name: getattr(game, name) for name in CLOCK_TIMES[1:]}
-                game.turn_started = now
-                for name, value in times.items():
-                    if value is not None:
-                        setattr(game, name, now + (value - started))
-            else:
-                for name in CLOCK_TIMES:
-                    value = getattr(game, name)
-                    if value is not None:
-                        setattr(game, name, value + (now - last))
-            shifted[pk] = game.version
-            change.save(Move.Kind.SYSTEM, ["clocks"], fields=CLOCK_TIMES)
+            _shift(change.game, last, now)
+            change.save(Move.Kind.SYSTEM, [CLOCK_SHIFT], fields=CLOCK_TIMES)
+            shifted += 1
     return shifted
 
 

@@ -1,5 +1,5 @@
 """A move at the table: the player's (play_change, with the outage rule and the deadline
-decided once, before the move), a bot's or the site's for a seat, a standing order. The
+decided once, before the move, in its change), a bot's or the site's for a seat, a standing order. The
 actions are read and applied by games.services.apply."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from ..models import Game, Move
 from .access import Someone, need_user
 from .apply import apply_move, apply_order, read_move
-from .change import SITE, Change, locked, parse_version
-from .clocks import charge_timeout, forgive_downtime, outage_to_forgive, overdue
+from .change import SITE, Change, locked
+from .clocks import charge_timeout, forgive_here, overdue
 from .errors import BadRequest, TimeRanOut
 from .refusals import nothing_chosen
 
@@ -27,24 +27,22 @@ def play_change(game_id: int | str, user: Someone, tokens: object, version: obje
     """The user's move: one or more actions (tokens) applied all-or-nothing; the change
     as committed (the game and its seats, for the answer: games.present.snapshots.keep).
 
-    `version` is the version the client saw; `seat` (optional) is the seat the client
-    believes it plays, refused if it is not the user's. First the outage rule: if the
-    game's clock ran out while the clocks went unwatched, they move on
-    (clocks.forgive_downtime), and that shift does not make the client's version stale. Then, after the seat's deadline,
-    the move is refused (TimeRanOut) and the site's move for the seat (section 10) is
-    played at once, in the same change, rather than at the next sweep.
+    `version` is the version the client saw (newer clock shifts alone do not make it
+    stale); `seat` (optional) is the seat the client believes it plays, refused if it is
+    not the user's. The deadline is decided once, before the move: a seat whose time ran
+    out while the site was down gets its clock moved on (clocks.forgive_here); else after
+    its deadline the move is refused (TimeRanOut) and the site's move for the seat
+    (section 10) is played at once, in the same change, rather than at the next sweep.
     """
     need_user(user)  # before reading the move: a visitor hears "log in" first
     actions = read_move(tokens, allow_empty=True)
-    seen = parse_version(version)
-    now = timezone.now()
-    if outage_to_forgive(game_id, now):
-        if forgive_downtime(now).get(int(game_id)) == seen:
-            seen += 1  # the shift's version: the game as the client saw it, clocks aside
-    with locked(game_id, user, seated=True, seat=seat, version=seen, playing=True,
-                in_person=True) as change:
+    with locked(game_id, user, seated=True, seat=seat, version=version, playing=True,
+                in_person=True, shifts_ok=True) as change:
         game, mine, seats = change.game, change.my_seat, change.seats
-        if not overdue(game, mine.number, now):
+        now = timezone.now()
+        late = overdue(game, mine.number, now) and not (
+            forgive_here(change, now) and not overdue(game, mine.number, now))
+        if not late:
             if not actions:  # what to choose, said for where the player stands
                 raise BadRequest(nothing_chosen(game.match_in_play().deal, mine.number,
                                                 lambda n: seats[n].name if n is not None else ""))

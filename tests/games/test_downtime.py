@@ -134,8 +134,8 @@ def test_a_time_bank_is_not_charged_for_the_outage(alice, bob, classic, seeded):
         services.sweep_expired()
         clock.shift(timedelta(minutes=5))  # far longer than the whole bank
         assert services.sweep_expired() == 0
-        game.refresh_from_db()  # the shift's version, as an open page hears of it
         token = game.match().deal.legal_actions(mover)[0].token()
+        # Played on the version from before the shift: the clocks alone moved since.
         services.play(game.pk, seat_user(game, mover), [token], game.version)
         # 10 s before the outage are paid for; the five minutes are not.
         assert game.seats.get(number=mover).bank == 2 * MINUTE - timedelta(seconds=10)
@@ -238,3 +238,17 @@ def test_shifted_clocks_reach_the_table_s_group_and_its_snapshot(
         assert shifted.version == game.version + 1
         assert shifted.deadline == game.deadline + timedelta(seconds=75)
         assert snapshots.kept(game.pk, game.version)[0].deadline == game.deadline
+
+
+def test_a_version_older_than_a_real_change_is_stale_despite_the_shift(
+        alice, bob, classic, seeded):
+    with time_machine.travel(T0, tick=False) as clock:
+        (game,) = _minute_games(alice, bob, classic, n=1)
+        services.sweep_expired()
+        clock.shift(timedelta(seconds=75))
+        services.sweep_expired()
+        mover = game.turn_seat
+        token = game.match().deal.legal_actions(mover)[0].token()
+        with pytest.raises(services.StaleVersion):  # the join came after it, not only clocks
+            services.play(game.pk, seat_user(game, mover), [token], game.version - 1)
+        assert Game.objects.get(pk=game.pk).version == game.version + 1
