@@ -203,3 +203,33 @@ def helper(change: Change, seat):
     seat.save(update_fields=["bank"])
 '''
     assert second_doors(snippet, "m") == []
+
+
+def aborts(source: str, module: str) -> list[str]:
+    """Where a game's status is set to ABORTED (module:function)."""
+    found = []
+
+    def visit(node: ast.AST, function: str | None) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            function = node.name if function is None else f"{function}.{node.name}"
+        if isinstance(node, ast.Assign) and _chain(node.value)[-2:] == ["Status", "ABORTED"] \
+                and any(isinstance(t, ast.Attribute) and t.attr == "status"
+                        for t in node.targets):
+            found.append(f"{module}:{function}")
+        for child in ast.iter_child_nodes(node):
+            visit(child, function)
+
+    visit(ast.parse(source), None)
+    return found
+
+
+def test_a_game_is_aborted_in_one_place():
+    """lobby.abort, through the door: a cancel, the last player leaving, a declined
+    challenge and a cancelled tournament's tables all end there."""
+    found = []
+    for path in sorted((ROOT / "games").rglob("*.py")):
+        name = path.relative_to(ROOT).as_posix()
+        found += aborts(path.read_text(), name[:-3].replace("/", "."))
+    assert found == ["games.services.lobby:abort"]
+    assert aborts("def cancel(game):\n    game.status = Game.Status.ABORTED\n", "m") == \
+        ["m:cancel"]
