@@ -1,6 +1,6 @@
-"""A move at the table: the player's (play_change, with the outage rule and the deadline
-decided once, before the move, in its change), a bot's or the site's for a seat, a standing order. The
-actions are read and applied by games.services.apply."""
+"""A move at the table: the player's (play_change: the outage rule and the deadline
+decided once, before the move, in its change), the site's for a seat (a bot), a standing
+order. The actions are read and applied by games.services.apply."""
 
 from __future__ import annotations
 
