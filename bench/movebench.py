@@ -129,13 +129,12 @@ def instrument_detail() -> None:
     from django.contrib.auth import middleware as auth_middleware
     from django.contrib.sessions.backends.db import SessionStore
 
-    from games import notify
+    from games import notify, services
     from games.present import render, snapshots
-    from games.services import clocks
 
     timed(SessionStore, "load", "session")
     timed(auth_middleware, "get_user", "user")
-    timed(clocks, "play_move", "service")
+    timed(services, "play_change", "service")  # views and sockets call it by this name
     for name in ("game_changed", "people_changed"):
         timed(notify, name, "notify")
     timed(snapshots, "keep", "snapshot")

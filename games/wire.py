@@ -181,7 +181,7 @@ def move_from_fields(data: Mapping[str, Any]) -> Move:
                     tokens.append(value)
     if first("then") == "pass":
         tokens.append("pass")
-    actions = services.read_move(tokens, allow_empty=True)  # empty: play_move says what to do
+    actions = services.read_move(tokens, allow_empty=True)  # empty: play_change says what to do
     actions.sort(key=lambda action: MOVE_ORDER.get(type(action), 1))
     return actions, version, seat
 

@@ -6,7 +6,8 @@ version reads them, the others reuse them. The POST that made the move keeps the
 version from the rows it has just written (`keep`), so its answer and the pushes in its
 process read nothing; another process makes them from the group event, which carries the
 rows as committed (games.services.carried), on top of the version before, which it keeps. A version is never changed once written (every change is a new
-version, games.services.change.Change.save), so a kept snapshot cannot go stale.
+version, games.services.change.Change.save, a clock shift after an outage too), so a kept
+snapshot cannot go stale.
 
 What a change never touches is shared by a game's versions in this process instead of
 being read again for each: the rule preset and the game's maker, the finished deals

@@ -11,6 +11,7 @@ callers use `from games import services` and the names re-exported here."""
 
 from . import chat, push, tournament
 from .access import can_view, seat_of
+from .apply import MAX_ACTIONS, read_move
 from .botplay import BOT_MOVES_PER_TASK, bot_action, run_bots
 from .challenge import (
     accept_challenge,
@@ -24,8 +25,6 @@ from .change import Change, parse_version
 from .clocks import (
     claim_match,
     claimable,
-    play,
-    play_change,
     sweep_expired,
     timeout,
     timeout_action,
@@ -54,7 +53,7 @@ from .lobby import (
     resume_seat,
     start_game,
 )
-from .moves import MAX_ACTIONS, play_order, play_seat, read_move
+from .moves import play, play_change, play_order, play_seat
 from .orders import set_orders, standing_action
 from .quickmatch import quick_match
 from .refusals import REFUSALS, refusal_message

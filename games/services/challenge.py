@@ -12,15 +12,14 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import QuerySet
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import notify
-from ..models import Game, Move, RulePreset
+from ..models import Game, RulePreset
 from .access import Someone, need_user
 from .change import Change, locked
 from .errors import BadRequest, Conflict, Forbidden, NotFound
-from .lobby import create_game, join_game
+from .lobby import abort, create_game, join_game
 from .mail import mail_player
 from .words import for_player
 
@@ -60,14 +59,11 @@ def challenge(user: Someone, opponent: Player | None, preset: RulePreset | None,
         raise BadRequest(_("A challenge is a game for two: %(preset)s is played by %(min)s "
                            "to %(max)s players.") % {
             "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
-    with transaction.atomic():
-        game = create_game(user, preset, players=CHALLENGE_PLAYERS, bots=0, private=True,
-                           time_control=time_control, move_time=move_time,
-                           bank_time=bank_time, increment=increment, rated=rated)
-        game.challenged = opponent
-        game.save(update_fields=["challenged"])
-        transaction.on_commit(partial(notify.queue_challenge_mail, game.pk), robust=True)
-        transaction.on_commit(partial(notify.people_changed, [opponent.pk]), robust=True)
+    # The new table's change tells the opponent's pages (Change.save: the challenged player).
+    game = create_game(user, preset, players=CHALLENGE_PLAYERS, bots=0, private=True,
+                       time_control=time_control, move_time=move_time, bank_time=bank_time,
+                       increment=increment, rated=rated, challenged=opponent)
+    transaction.on_commit(partial(notify.queue_challenge_mail, game.pk), robust=True)
     return game
 
 
@@ -93,12 +89,8 @@ def accept_challenge(game_id: int | str, user: Someone) -> Game:
 def decline_challenge(game_id: int | str, user: Someone) -> Game:
     """Say no: the table is cancelled."""
     with locked(game_id, user) as change:
-        game = _challenge_for(change)
-        game.status = Game.Status.ABORTED
-        game.finished_at = timezone.now()
-        game.deadline = None
-        game.turn_seat = None
-        return change.save(Move.Kind.SYSTEM, ["decline"])
+        _challenge_for(change)
+        return abort(change, "decline")
 
 
 def open_challenges(user: Player) -> QuerySet[Game]:

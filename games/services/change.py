@@ -49,6 +49,7 @@ class _Site:
 
 SITE = _Site()
 ANY_VERSION = object()  # `locked` without a version to check
+CLOCK_SHIFT = "clocks"  # a change's one action when only the clocks moved on (an outage)
 
 
 @dataclass(eq=False)
@@ -145,10 +146,12 @@ def new_change(game: Game, user: Player | None = None) -> Change:
 
 def require(change: Change, *, visible: bool = False, invite_token: object = None,
             seated: bool = False, seat: object = None, version: int | None = None,
-            playing: bool = False, is_open: bool = False, in_person: bool = False) -> None:
+            shifts_ok: bool = False, playing: bool = False, is_open: bool = False,
+            in_person: bool = False) -> None:
     """What a change may need, checked in this order: a game the user may see (`visible`,
     with the invite link's `invite_token`); their seat at it (`seated`), the seat the
-    client believes it plays (`seat`); the `version` the client saw; a game in play
+    client believes it plays (`seat`); the `version` the client saw (or an older one
+    with only clock shifts since, `shifts_ok`); a game in play
     (`playing`) or still open (`is_open`); a seat the user plays themself (`in_person`:
     not handed to a stand-in, docs/rules.md section 10)."""
     game, user = change.game, change.user
@@ -158,7 +161,8 @@ def require(change: Change, *, visible: bool = False, invite_token: object = Non
         change.mine = own_seat(game, user, change.mine)
         if seat is not None and str(seat) != str(change.mine.number):
             raise Forbidden(_("That is not your seat."))
-    if version is not None and version != game.version:
+    if version is not None and version != game.version and not (
+            shifts_ok and _only_clocks_since(game, version)):
         raise StaleVersion()
     if playing and not game.is_playing:
         raise Conflict(_("The game is not being played."))
@@ -166,6 +170,12 @@ def require(change: Change, *, visible: bool = False, invite_token: object = Non
         raise Conflict(_("This game has already started."))
     if in_person and change.mine is not None and change.mine.bot_level:
         raise Conflict(_("A computer player is standing in for you: take your seat back first."))
+
+
+def _only_clocks_since(game: Game, version: int) -> bool:
+    """Were the changes after `version` clock shifts alone (clocks.forgive_downtime)?"""
+    return version < game.version and not Move.objects.filter(game=game, seq__gt=version) \
+        .exclude(kind=Move.Kind.SYSTEM, actions=[CLOCK_SHIFT]).exists()
 
 
 @contextmanager

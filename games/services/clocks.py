@@ -1,14 +1,15 @@
-"""Time limits: the move the site plays for a seat whose time ran out (section 10), the
-deadline sweep, and waking bot turns that no task is handling."""
+"""Time limits, the one home of deadlines (docs/design.md, "Clocks"): the move the site
+plays for a seat whose time ran out (section 10), the outage check, the deadline sweep,
+and waking bot turns that no task is handling. Only the sweep and a move
+(games.services.moves.play_change) charge a timeout; a page view never does."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import DurationField, Exists, ExpressionWrapper, F, Field, OuterRef, Value
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -16,9 +17,9 @@ from .. import notify
 from ..engine import Action, Attack, Deal, ExchangeTrump, Match, Pass, Take
 from ..models import DeadlineSweep, Game, Move, RulePreset, Seat
 from .access import Someone
-from .change import SITE, Change, locked, parse_version
-from .errors import Conflict, GameError, TimeRanOut
-from .moves import apply_move, apply_order, play_move
+from .apply import apply_move, apply_order
+from .change import CLOCK_SHIFT, SITE, Change, locked, parse_version
+from .errors import Conflict, GameError
 from .orders import standing_action
 from .results import finish_match
 
@@ -39,36 +40,14 @@ def timeout_action(deal: Deal, seat: int) -> Action:
     return next(a for a in legal if not isinstance(a, ExchangeTrump))  # pragma: no cover
 
 
-def play(game_id: int | str, user: Someone, tokens: object, version: object, *,
-         seat: object = None) -> Game:
-    """The user's move (moves.play_move): the game as committed."""
-    return play_change(game_id, user, tokens, version, seat=seat).game
-
-
-def play_change(game_id: int | str, user: Someone, tokens: object, version: object, *,
-                seat: object = None) -> Change:
-    """The user's move (moves.play_move), as its change: the game and its seats as
-    committed. After the seat's deadline it is refused, and the site's move for the seat
-    (section 10) is played at once rather than at the next sweep; unless the deadline
-    passed while the site was down (forgive_downtime)."""
-    try:
-        return play_move(game_id, user, tokens, version, seat=seat)
-    except TimeRanOut:
-        pass
-    # If the site was down, not the player, the clocks move on (maybe a sweep just did).
-    forgive_downtime()
-    try:
-        return play_move(game_id, user, tokens, version, seat=seat)
-    except TimeRanOut:
-        try:
-            timeout(game_id, version)
-        except GameError:
-            pass  # the sweep played it first
-        raise
+def overdue(game: Game, number: int, now: datetime) -> bool:
+    """Has seat `number`'s time run out: its turn, its clock running, its deadline past?"""
+    return (game.turn_seat == number and game.deadline is not None
+            and game.paused_at is None and game.deadline <= now)
 
 
 def timeout(game_id: int | str, version: object, *, now: datetime | None = None) -> Game:
-    """Play for the seat whose time ran out (section 10), counting its timeouts in a row.
+    """Play for the seat whose time ran out (section 10): the sweep's timeout.
 
     Refused unless the deadline has passed and `version` is current, so a sweep that
     runs twice, or a move that lands first, never causes a double move.
@@ -79,29 +58,36 @@ def timeout(game_id: int | str, version: object, *, now: datetime | None = None)
         game = change.game
         if game.deadline is None or game.deadline > now or game.paused_at is not None:
             raise Conflict(_("The seat to act still has time."))
-        match = game.match_in_play()
-        number = match.deal.to_act
-        assert number is not None  # a match in play has a seat to act (R13)
-        seat = change.seats[number]
-        if seat.stands_in:
-            raise Conflict(_("A computer is playing this seat; it moves when its time comes."))
-        if standing_action(match.deal, seat) is not None:
-            return apply_order(change, number)  # its turn was lost: the order, no timeout
-        seat.timeouts += 1
-        seat.timeouts_total += 1
-        preset = game.preset
-        human = seat.player_id is not None and not seat.bot_level
-        if human and seat.timeouts >= preset.timeouts_allowed:
-            if preset.timeout_policy == RulePreset.TimeoutPolicy.FORFEIT:
-                seat.save(update_fields=["timeouts", "timeouts_total"])
-                return _forfeit(change, match, seat, now)
-            seat.bot_level = game.fill_bot_level
-        seat.save(update_fields=["timeouts", "timeouts_total", "bot_level"])
-        # The deal's log says where the site moved for the player (games.present.outcome).
-        game.timeout_marks = [*game.timeout_marks,
-                              [match.deal_number, len(match.deal.history), number]]
-        return apply_move(change, number, [timeout_action(match.deal, number)],
-                          kind=Move.Kind.TIMEOUT)
+        return charge_timeout(change, now)
+
+
+def charge_timeout(change: Change, now: datetime) -> Game:
+    """In this change, the site's move for the seat to act, whose time ran out (section
+    10), counting its timeouts in a row; a fitting standing order is played instead."""
+    game = change.game
+    match = game.match_in_play()
+    number = match.deal.to_act
+    assert number is not None  # a match in play has a seat to act (R13)
+    seat = change.seats[number]
+    if seat.stands_in:
+        raise Conflict(_("A computer is playing this seat; it moves when its time comes."))
+    if standing_action(match.deal, seat) is not None:
+        return apply_order(change, number)  # its turn was lost: the order, no timeout
+    seat.timeouts += 1
+    seat.timeouts_total += 1
+    preset = game.preset
+    human = seat.player_id is not None and not seat.bot_level
+    if human and seat.timeouts >= preset.timeouts_allowed:
+        if preset.timeout_policy == RulePreset.TimeoutPolicy.FORFEIT:
+            seat.save(update_fields=["timeouts", "timeouts_total"])
+            return _forfeit(change, match, seat, now)
+        seat.bot_level = game.fill_bot_level
+    seat.save(update_fields=["timeouts", "timeouts_total", "bot_level"])
+    # The deal's log says where the site moved for the player (games.present.outcome).
+    game.timeout_marks = [*game.timeout_marks,
+                          [match.deal_number, len(match.deal.history), number]]
+    return apply_move(change, number, [timeout_action(match.deal, number)],
+                      kind=Move.Kind.TIMEOUT)
 
 
 def claim_match(game_id: int | str, user: Someone, now: datetime | None = None) -> Game:
@@ -145,23 +131,37 @@ SWEEP_GRACE = timedelta(seconds=30)  # the sweep runs every SWEEP_INTERVAL (3 s)
 CLOCK_TIMES = ("turn_started", "deadline", "next_reminder", "move_email_at")
 
 
-def forgive_downtime(now: datetime | None = None) -> timedelta | None:
+def forgive_here(change: Change, now: datetime) -> bool:
+    """The outage rule for a move that finds its seat's time run out: if the clocks went
+    unwatched for longer than SWEEP_GRACE, this game's clocks move on by its share of the
+    gap first, in the move's own change (the sweep shifts the others when it is back).
+    True if they moved. One read of the sweep's row, not locked: a move never waits for
+    the sweep's lock while it holds its game's."""
+    last = DeadlineSweep.objects.filter(pk=1).values_list("last_run", flat=True).first()
+    if last is None or now - last <= SWEEP_GRACE or not _running_since(change.game, last):
+        return False
+    _shift(change.game, last, now)
+    return True
+
+
+def forgive_downtime(now: datetime | None = None) -> int:
     """Record that the clocks are watched up to `now`. If they had not been for longer than
     SWEEP_GRACE (the site, beat, the worker or the database was down), first move every
     running clock on by the part of its turn that fell in the gap, so that nobody's time
-    runs out while the site could not play for them; returns the gap then, else None.
-    The first sweep ever knows of no gap. Two at once: the row lock makes one wait, and
-    it then sees the other's time."""
+    runs out while the site could not play for them. Each game so shifted is a change of
+    its own (a new version, a move row, the table told); returns how many. The first sweep
+    ever knows of no gap. Two at once: the sweep row's lock makes one wait, and it then
+    sees the other's time."""
     now = now or timezone.now()
+    shifted = 0
     with transaction.atomic():
         record = _locked_sweep_record()
-        last, gap = record.last_run, None
+        last = record.last_run
         if last is not None and now - last > SWEEP_GRACE:
-            gap = now - last
-            _move_clocks_on(last, now)
+            shifted = _move_clocks_on(last, now)
         record.last_run = max(now, last) if last is not None else now
         record.save(update_fields=["last_run"])
-    return gap
+    return shifted
 
 
 def _locked_sweep_record() -> DeadlineSweep:
@@ -175,30 +175,46 @@ def _locked_sweep_record() -> DeadlineSweep:
     return record
 
 
-def _clock_field(name: str) -> Field[Any, Any]:
-    field = Game._meta.get_field(name)
-    assert isinstance(field, Field)  # a column of the game, not a relation
-    return field
+def _running_since(game: Game, last: datetime) -> bool:
+    """A running clock (in play, not stopped for a vacation, not already overdue at the
+    last sweep)."""
+    return (game.is_playing and game.paused_at is None and game.turn_started is not None
+            and game.deadline is not None and game.deadline > last)
 
 
-def _move_clocks_on(last: datetime, now: datetime) -> None:
-    """Running clocks (not stopped for a vacation, not already overdue at the last sweep)
-    move on by the time since `last`, or since their turn began if it began later. One
-    UPDATE each, so a move that locks the game meanwhile sees the clock before or after."""
+def _shift(game: Game, last: datetime, now: datetime) -> None:
+    """Move a running clock on by the time since `last`, or since its turn began if it
+    began later: that turn starts again now, with all of its time."""
+    started = game.turn_started
+    assert started is not None  # _running_since
+    if started > last:
+        times = {name: getattr(game, name) for name in CLOCK_TIMES[1:]}
+        game.turn_started = now
+        for name, value in times.items():
+            if value is not None:
+                setattr(game, name, now + (value - started))
+        return
+    for name in CLOCK_TIMES:
+        value = getattr(game, name)
+        if value is not None:
+            setattr(game, name, value + (now - last))
+
+
+def _move_clocks_on(last: datetime, now: datetime) -> int:
+    """Every running clock moves on (_shift), each game through the door (change.locked,
+    Change.save: a version of its own); the game rows are locked after the sweep's row.
+    Returns how many moved."""
     running = Game.objects.filter(status=Game.Status.PLAYING, paused_at__isnull=True,
                                   deadline__gt=last, turn_started__isnull=False)
-    # Begun during the gap: the turn starts again now, with all of its time. (First: the
-    # others' turns then begin after `last` too.)
-    since_start = {name: ExpressionWrapper(F(name) - F("turn_started"),
-                                           output_field=DurationField())
-                   for name in CLOCK_TIMES[1:]}
-    running.filter(turn_started__gt=last).update(
-        turn_started=Value(now),
-        **{name: ExpressionWrapper(Value(now) + since, output_field=_clock_field(name))
-           for name, since in since_start.items()})
-    gap = now - last
-    running.filter(turn_started__lte=last).update(
-        **{name: F(name) + gap for name in CLOCK_TIMES})
+    shifted = 0
+    for pk in running.order_by("pk").values_list("pk", flat=True):
+        with locked(pk, SITE) as change:
+            if not _running_since(change.game, last):
+                continue  # a move or a vacation got there first
+            _shift(change.game, last, now)
+            change.save(Move.Kind.SYSTEM, [CLOCK_SHIFT], fields=CLOCK_TIMES)
+            shifted += 1
+    return shifted
 
 
 def sweep_expired(now: datetime | None = None) -> int:

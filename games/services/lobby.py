@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -26,9 +26,12 @@ from ..models import (
 )
 from . import reliability
 from .access import Someone, need_user
-from .change import locked, new_change
+from .change import Change, locked, new_change
 from .errors import BadRequest, Conflict, Forbidden
 from .turn import set_turn
+
+if TYPE_CHECKING:
+    from accounts.models import Player
 
 LEVELS = tuple(level for level, _label in BOT_LEVELS)
 MAX_DEALS = 99
@@ -75,7 +78,7 @@ def create_game(creator: Someone, preset: RulePreset | None, *, players: int,
                 bank_time: timedelta | None = None, increment: timedelta | None = None,
                 private: bool = False, rated: bool = True,
                 min_reliability: int | None = None, lesson: bool = False,
-                seed: str | None = None) -> Game:
+                seed: str | None = None, challenged: Player | None = None) -> Game:
     """A new table with the creator in seat 0 and bots in the last seats.
 
     `bots` is a list of levels for seats to fill, or a count of `bot_level` bots. A table
@@ -115,7 +118,7 @@ def create_game(creator: Someone, preset: RulePreset | None, *, players: int,
             preset=preset, rules=rules.to_dict(), players=players, deals=deals,
             loss_limit=loss_limit, **clock, fill_bot_level=bot_level,
             private=bool(private), rated=bool(rated), created_by=maker,
-            min_reliability=min_reliability, lesson=bool(lesson),
+            min_reliability=min_reliability, lesson=bool(lesson), challenged=challenged,
         )
         first_bot = players - len(levels)
         seats = [
@@ -184,8 +187,8 @@ def join_game(game_id: int | str, user: Someone, *, invite_token: object = None,
             mine.player = None
         target.player = change.user
         fields = ["player", "bot_level", "bot_number"]
-        for changed in dict.fromkeys(s for s in (mine, bot_to, target) if s is not None):
-            changed.save(update_fields=fields)  # the seat left is saved first (one seat each)
+        for seat_moved in dict.fromkeys(s for s in (mine, bot_to, target) if s is not None):
+            seat_moved.save(update_fields=fields)  # the seat left is saved first (one seat each)
         if mine is None and not any(s.is_empty for s in seats):
             start_match(game, seats)
         return change.save(Move.Kind.SYSTEM, ["join" if mine is None else "move"],
@@ -225,9 +228,8 @@ def leave_game(game_id: int | str, user: Someone) -> Game:
         mine.save(update_fields=["player"])
         humans = [seat for seat in change.seats if seat.player_id is not None]
         if not humans:
-            game.status = Game.Status.ABORTED
-            game.finished_at = timezone.now()
-        elif change.user is not None and game.created_by_id == change.user.pk:
+            return abort(change, "leave", seat=mine.number)
+        if change.user is not None and game.created_by_id == change.user.pk:
             game.created_by = humans[0].player
         return change.save(Move.Kind.SYSTEM, ["leave"], seat=mine.number)
 
@@ -251,11 +253,20 @@ def abort_game(game_id: int | str, by_user: Someone) -> Game:
             raise Conflict(_("This game is already over."))
         if not player.is_staff and not (game.is_open and game.created_by_id == player.pk):
             raise Forbidden(_("Only an administrator can abort a game that has started."))
-        game.status = Game.Status.ABORTED
-        game.finished_at = timezone.now()
-        game.deadline = None
-        game.turn_seat = None
-        return change.save(Move.Kind.SYSTEM, ["abort"])
+        return abort(change, "abort")
+
+
+def abort(change: Change, action: str, *, seat: int | None = None,
+          now: datetime | None = None) -> Game:
+    """End the game of this change early, without a result (the one place a game is
+    aborted: a cancel, the last player leaving, a declined challenge, a tournament
+    cancelled): its clock stops, and `action` is its move row's token."""
+    game = change.game
+    game.status = Game.Status.ABORTED
+    game.finished_at = now or timezone.now()
+    game.deadline = None
+    game.turn_seat = None
+    return change.save(Move.Kind.SYSTEM, [action], seat=seat)
 
 
 def resume_seat(game_id: int | str, user: Someone) -> Game:

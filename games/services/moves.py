@@ -1,88 +1,58 @@
-"""Moves: a player's or the site's actions, read from their tokens ("attack:7H",
-"defend:7H:9H", "take"…) and applied all-or-nothing."""
+"""A move at the table: the player's (play_change: the outage rule and the deadline
+decided once, before the move, in its change), the site's for a seat (a bot), a standing
+order. The actions are read and applied by games.services.apply."""
 
 from __future__ import annotations
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..engine import (
-    Action,
-    Attack,
-    ExchangeTrump,
-    IllegalAction,
-    InvalidAction,
-    Pass,
-    action_from_token,
-)
 from ..models import Game, Move
 from .access import Someone, need_user
+from .apply import apply_move, apply_order, read_move
 from .change import SITE, Change, locked
-from .errors import BadRequest, Conflict, IllegalMove, NotYourTurn, TimeRanOut
-from .orders import clear_orders, mark_played, order_due, standing_action
-from .refusals import (
-    nothing_chosen,
-    nth_card_refused,
-    refusal_message,
-    repeated_card,
-    single_lead,
-    turn_ended_after,
-)
-from .results import keep_deal, record_deal
-from .turn import charge_clock, restart_clock, set_turn
-
-MAX_ACTIONS = 24  # more than a bout can hold is certainly a malformed request
+from .clocks import charge_timeout, forgive_here, overdue
+from .errors import BadRequest, TimeRanOut
+from .refusals import nothing_chosen
 
 
-def read_move(tokens: object, *, allow_empty: bool = False) -> list[Action]:
-    """The engine actions of a move, from a list of tokens (engine actions pass as they are).
-    BadRequest, naming the bad token, for anything else. `allow_empty`: the caller words
-    an empty move for the player (play_move)."""
-    if not isinstance(tokens, list):
-        raise BadRequest(_("That is not a move."))
-    if not tokens and not allow_empty:
-        raise BadRequest(_("Choose a card first, or take or pass."))
-    if len(tokens) > MAX_ACTIONS:
-        raise BadRequest(_("That is more than one move can hold."))
-    actions: list[Action] = []
-    for token in tokens:
-        if isinstance(token, Action):
-            actions.append(token)
-            continue
-        if not isinstance(token, str):
-            raise BadRequest(_("That is not a move."))
-        try:
-            actions.append(action_from_token(token))
-        except InvalidAction:
-            raise BadRequest(_("“%(token)s” is not a move.") % {"token": token[:40]}) from None
-    return actions
+def play(game_id: int | str, user: Someone, tokens: object, version: object, *,
+         seat: object = None) -> Game:
+    """The user's move (play_change): the game as committed."""
+    return play_change(game_id, user, tokens, version, seat=seat).game
 
 
-def play_move(game_id: int | str, user: Someone, tokens: object, version: object, *,
-              seat: object = None) -> Change:
+def play_change(game_id: int | str, user: Someone, tokens: object, version: object, *,
+                seat: object = None) -> Change:
     """The user's move: one or more actions (tokens) applied all-or-nothing; the change
     as committed (the game and its seats, for the answer: games.present.snapshots.keep).
 
-    `version` is the version the client saw; `seat` (optional) is the seat the client
-    believes it plays, refused if it is not the user's.
+    `version` is the version the client saw (newer clock shifts alone do not make it
+    stale); `seat` (optional) is the seat the client believes it plays, refused if it is
+    not the user's. The deadline is decided once, before the move: a seat whose time ran
+    out while the site was down gets its clock moved on (clocks.forgive_here); else after
+    its deadline the move is refused (TimeRanOut) and the site's move for the seat
+    (section 10) is played at once, in the same change, rather than at the next sweep.
     """
     need_user(user)  # before reading the move: a visitor hears "log in" first
     actions = read_move(tokens, allow_empty=True)
     with locked(game_id, user, seated=True, seat=seat, version=version, playing=True,
-                in_person=True) as change:
+                in_person=True, shifts_ok=True) as change:
         game, mine, seats = change.game, change.my_seat, change.seats
-        if (game.turn_seat == mine.number and game.deadline is not None
-                and game.paused_at is None and game.deadline <= timezone.now()):
-            # Too late: the clock the player saw has run out (clocks.play plays the timeout).
-            raise TimeRanOut(_("Your time for this move ran out, so the site moved for you."))
-        if not actions:  # what to choose, said for where the player stands
-            raise BadRequest(nothing_chosen(game.match_in_play().deal, mine.number,
-                                            lambda n: seats[n].name if n is not None else ""))
-        apply_move(change, mine.number, actions, kind=Move.Kind.MOVE)
-        if mine.timeouts:
-            mine.timeouts = 0
-            mine.save(update_fields=["timeouts"])
-        return change
+        now = timezone.now()
+        late = overdue(game, mine.number, now) and not (
+            forgive_here(change, now) and not overdue(game, mine.number, now))
+        if not late:
+            if not actions:  # what to choose, said for where the player stands
+                raise BadRequest(nothing_chosen(game.match_in_play().deal, mine.number,
+                                                lambda n: seats[n].name if n is not None else ""))
+            apply_move(change, mine.number, actions, kind=Move.Kind.MOVE)
+            if mine.timeouts:
+                mine.timeouts = 0
+                mine.save(update_fields=["timeouts"])
+            return change
+        charge_timeout(change, now)  # too late: the clock the player saw has run out
+    raise TimeRanOut(_("Your time for this move ran out, so the site moved for you."))
 
 
 def play_seat(game_id: int | str, seat: object, tokens: object, version: object, *,
@@ -104,87 +74,3 @@ def play_order(game_id: int | str, number: int, version: object, *,
     fits now (orders.standing_action): the player may have changed them meanwhile."""
     with locked(game_id, SITE, version=version, playing=True) as change:
         return apply_order(change, number, bot_plays_on=bot_plays_on)
-
-
-def apply_order(change: Change, number: int, *, bot_plays_on: bool = False) -> Game:
-    """Play seat `number`'s fitting standing order in this change (play_order, and a
-    deadline that finds one, clocks.timeout): a move of kind ORDER, marked for its
-    player's own log."""
-    if not 0 <= number < len(change.seats):
-        raise BadRequest(_("There is no such seat."))
-    seat = change.seats[number]
-    deal = change.game.match_in_play().deal
-    action = standing_action(deal, seat)
-    if action is None:
-        raise Conflict(_("No standing order fits this move."))
-    mark_played(seat, deal)
-    return apply_move(change, number, [action], kind=Move.Kind.ORDER, bot_plays_on=bot_plays_on)
-
-
-# The columns a move changes (apply_move, set_turn, restart_clock): saved alone, not the row.
-MOVE_FIELDS = ("state", "status", "finished_at", "turn_seat", "turn_started", "deadline",
-               "reminders_sent", "paused_at", "next_reminder", "move_email_at", "timeout_marks",
-               "last_move_mark")
-
-
-def apply_move(change: Change, seat: int, actions: list[Action], *, kind: str,
-               bot_plays_on: bool = False) -> Game:
-    """Apply actions on a copy of the deal; save only if every one of them is legal."""
-    repeated = repeated_card(actions)
-    if repeated:
-        raise IllegalMove(repeated)
-    game, seats = change.game, change.seats
-    match = game.match_in_play()
-    # Where this move begins in the deal's log: the table's "Last move" tells it alone.
-    mark = [match.deal_number, len(match.deal.history)]
-    deal = match.deal.copy()
-    leading = not deal.table
-    bout = deal.bout
-
-    def name(number: int | None) -> str:
-        if number is not None and 0 <= number < len(seats):
-            return seats[number].name
-        return _("another player")
-
-    last = len(actions) - 1
-    applied: list[Action] = []
-    for i, action in enumerate(actions):
-        played = [a for a in applied if not isinstance(a, ExchangeTrump)]
-        if isinstance(action, ExchangeTrump):  # R27: the one action allowed out of turn
-            pass
-        elif played and isinstance(action, Pass) and i == last and (
-            deal.is_over or deal.to_act != seat or deal.bout != bout
-        ):
-            break  # "…then pass": the engine already passed the seat over, or the bout ended (R13)
-        elif played and (deal.is_over or deal.to_act != seat):
-            if (leading and not deal.is_over and not match.rules.lead_multiple
-                    and isinstance(action, Attack) and isinstance(played[-1], Attack)):
-                raise IllegalMove(single_lead(name(deal.to_act)))  # R7
-            raise IllegalMove(turn_ended_after(
-                played[-1], None if deal.is_over else name(deal.to_act)))
-        try:
-            deal.apply(seat, action)
-        except IllegalAction as exc:
-            reason = refusal_message(exc, name)
-            if exc.code == "not_your_turn" and not played:
-                raise NotYourTurn(reason) from None
-            if last == 0:
-                raise IllegalMove(reason) from None
-            raise IllegalMove(nth_card_refused(actions, i, reason)) from None
-        applied.append(action)
-    match.deal = deal
-    game.last_move_mark = mark
-    now = timezone.now()
-    restart_clock(game, now)  # a player on vacation who moves anyway
-    charge_clock(game, seats[seat], now)
-    if deal.is_over:
-        record_deal(game, match, seats)
-        keep_deal(game, match)
-        clear_orders(seats)  # standing orders hold for one deal
-        if not match.is_over:
-            match.next_deal()
-    game.state = match.to_json()
-    set_turn(game, match, now, seats)
-    return change.save(kind, [a.token() for a in applied], seat=seat,
-                       bot_plays_on=bot_plays_on, fields=MOVE_FIELDS,
-                       order_due=game.is_playing and order_due(match.deal, seats))

@@ -49,9 +49,10 @@ from ..tournament import (
     swiss_pairs,
 )
 from .access import Someone, need_user
+from .change import SITE, locked
 from .clocks import forfeit_seat
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound
-from .lobby import MAX_DEALS, _time_control, create_game, join_game
+from .lobby import MAX_DEALS, _time_control, abort, create_game, join_game
 from .mail import mail_player
 from .ratings import rating_of, shown
 from .words import deadline_words, for_player, player_zone
@@ -441,15 +442,11 @@ def cancel_tournament(tournament_id: int | str, by: Someone,
             raise Forbidden(_("Only an administrator can cancel this tournament."))
         if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
             raise Conflict(_("This tournament is already over."))
-        for game in Game.objects.filter(round_table__round__tournament=tournament,
-                                        status=Game.Status.PLAYING).select_for_update():
-            game.status = Game.Status.ABORTED
-            game.finished_at = now
-            game.deadline = game.turn_seat = None
-            game.version += 1
-            game.save(update_fields=["status", "finished_at", "deadline", "turn_seat",
-                                     "version"])
-            transaction.on_commit(partial(notify.game_changed, game.pk, game.version))
+        for pk in Game.objects.filter(round_table__round__tournament=tournament,
+                                      status=Game.Status.PLAYING).values_list("pk", flat=True):
+            with locked(pk, SITE) as change:  # each table through the door, after the tournament
+                if change.game.is_playing:
+                    abort(change, "cancel", now=now)
         _end(tournament, Tournament.Status.CANCELLED, now)
     _tell(tournament, lobby=True)
     return tournament

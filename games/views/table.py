@@ -100,13 +100,8 @@ def table(request, game_id):
         # login, and back to the table, rather than "not found".
         url = f"{reverse('login')}?{urlencode({'next': reverse('table', args=[game_id])})}"
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-    if game.is_playing and game.deadline and game.deadline <= timezone.now():
-        # Without a sweeper running, whoever looks at an overdue table triggers the timeout.
-        try:
-            services.timeout(game.pk, game.version)
-        except services.GameError:
-            pass
-        game.refresh_from_db()
+    # An overdue table is shown as it is: only the sweep and a move charge a timeout
+    # (docs/design.md, "Clocks").
     since = request.GET.get("since")
     missed = _missed_chat(request, game)
     if request.htmx and since is not None and since == str(game.version):

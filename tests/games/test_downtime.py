@@ -2,6 +2,7 @@
 longer than its grace (the site, beat, the worker or the database was down), the clocks
 move on by the outage before any timeout is charged. On a frozen clock."""
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -53,7 +54,8 @@ def test_75_s_without_a_sweep_charge_no_timeout_and_move_the_deadlines_on(
         assert _timeouts() == 0
         for before in games:
             after = Game.objects.get(pk=before.pk)
-            assert after.version == before.version
+            assert after.version == before.version + 1  # the shift is a change of its own
+            assert after.moves.last().actions == ["clocks"]
             assert after.deadline == before.deadline + timedelta(seconds=75)
             assert after.turn_started == before.turn_started + timedelta(seconds=75)
         # The 33 s that were left run out, and then the sweep charges them.
@@ -133,6 +135,7 @@ def test_a_time_bank_is_not_charged_for_the_outage(alice, bob, classic, seeded):
         clock.shift(timedelta(minutes=5))  # far longer than the whole bank
         assert services.sweep_expired() == 0
         token = game.match().deal.legal_actions(mover)[0].token()
+        # Played on the version from before the shift: the clocks alone moved since.
         services.play(game.pk, seat_user(game, mover), [token], game.version)
         # 10 s before the outage are paid for; the five minutes are not.
         assert game.seats.get(number=mover).bank == 2 * MINUTE - timedelta(seconds=10)
@@ -180,3 +183,72 @@ def test_a_game_already_overdue_before_the_outage_is_charged(alice, bob, classic
         Game.objects.filter(pk=game.pk).update(deadline=T0 - timedelta(seconds=1))
         clock.shift(timedelta(seconds=75))
         assert services.sweep_expired() == 1  # its time had run out while the site was up
+
+
+async def _next_event(layer, channel):
+    return await asyncio.wait_for(layer.receive(channel), 2)  # none: the page never hears
+
+
+def test_opening_the_table_during_an_outage_charges_no_timeout(alice, bob, classic, seeded,
+                                                                client):
+    """Beat and the workers stopped for 75 s on a one-minute clock: a page view at 65 s
+    (the page, its htmx fragment, the poll) shows the table and changes nothing; the sweep
+    that comes back forgives the outage."""
+    with time_machine.travel(T0, tick=False) as clock:
+        (game,) = _minute_games(alice, bob, classic, n=1)
+        services.sweep_expired()
+        clock.shift(timedelta(seconds=65))
+        client.force_login(seat_user(game, game.turn_seat))
+        url = game.get_absolute_url()
+        hx = {"HX-Request": "true"}
+        for answer in (client.get(url), client.get(url, headers=hx),
+                       client.get(f"{url}?since={game.version - 1}", headers=hx)):
+            assert answer.status_code == 200
+        assert Game.objects.get(pk=game.pk).version == game.version
+        assert _timeouts() == 0
+        clock.shift(timedelta(seconds=10))
+        assert services.sweep_expired() == 0
+        assert _timeouts() == 0
+
+
+def test_shifted_clocks_reach_the_table_s_group_and_its_snapshot(
+        alice, bob, classic, seeded, django_capture_on_commit_callbacks):
+    """A clock shift is a change as any: a new version, whose event carries the rows, so
+    an open page's process makes the new snapshot with the new deadline."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from games import notify
+    from games.present import snapshots
+
+    with time_machine.travel(T0, tick=False) as clock:
+        (game,) = _minute_games(alice, bob, classic, n=1)
+        services.sweep_expired()
+        snapshots.forget()
+        assert snapshots.read(game.pk)[0].version == game.version  # an open page's version
+        layer = get_channel_layer()
+        channel = async_to_sync(layer.new_channel)()
+        async_to_sync(layer.group_add)(notify.group_name(game.pk), channel)
+        clock.shift(timedelta(seconds=75))
+        with django_capture_on_commit_callbacks(execute=True):
+            services.sweep_expired()
+        event = async_to_sync(_next_event)(layer, channel)
+        assert event["type"] == "game.changed" and event["version"] == game.version + 1
+        shifted, _seats = snapshots.at(game.pk, event["version"], event["state"])
+        assert shifted.version == game.version + 1
+        assert shifted.deadline == game.deadline + timedelta(seconds=75)
+        assert snapshots.kept(game.pk, game.version)[0].deadline == game.deadline
+
+
+def test_a_version_older_than_a_real_change_is_stale_despite_the_shift(
+        alice, bob, classic, seeded):
+    with time_machine.travel(T0, tick=False) as clock:
+        (game,) = _minute_games(alice, bob, classic, n=1)
+        services.sweep_expired()
+        clock.shift(timedelta(seconds=75))
+        services.sweep_expired()
+        mover = game.turn_seat
+        token = game.match().deal.legal_actions(mover)[0].token()
+        with pytest.raises(services.StaleVersion):  # the join came after it, not only clocks
+            services.play(game.pk, seat_user(game, mover), [token], game.version - 1)
+        assert Game.objects.get(pk=game.pk).version == game.version + 1

@@ -265,6 +265,32 @@ def test_staff_withdraw_and_cancel(staff, short, field, seeded, frozen):
                                    status=Game.Status.PLAYING).exists()
 
 
+def test_cancelling_aborts_each_table_through_the_door(
+        staff, short, field, seeded, frozen, monkeypatch, django_capture_on_commit_callbacks):
+    """Each table in play gets its move row and its notice, as any change does."""
+    from games import notify
+
+    told, people = [], []
+    monkeypatch.setattr(notify, "game_changed",
+                        lambda pk, version, **kw: told.append((pk, version, "state" in kw)))
+    monkeypatch.setattr(notify, "people_changed", lambda ids, **kw: people.extend(ids))
+    players = field(4)
+    tournament = make(staff, short, players)
+    T.start_tournament(tournament.pk, staff)
+    games = list(Game.objects.filter(round_table__round__tournament=tournament))
+    told.clear()
+    people.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        T.cancel_tournament(tournament.pk, staff)
+    for game in games:
+        after = Game.objects.get(pk=game.pk)
+        assert after.status == Game.Status.ABORTED and after.version == game.version + 1
+        last = after.moves.last()
+        assert (last.seq, last.kind, last.actions) == (after.version, "system", ["cancel"])
+        assert (game.pk, after.version, True) in told
+    assert sorted(people) == sorted(p.pk for p in players)
+
+
 def test_mails_say_a_round_has_started_and_give_the_final_standings(
         staff, short, field, seeded, frozen, mailoutbox, django_capture_on_commit_callbacks):
     players = field(3)
