@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from .. import services, wire
+from ..limits import limited
 from ..models import Game
 from ..present import orders as present_orders
 from ..present import outcome, snapshots
@@ -156,6 +157,7 @@ def _with_chat(request, game_id, response):
     return response
 
 
+@limited("seat_changes")
 @require_POST
 @login_required
 def join(request, game_id):
@@ -165,6 +167,7 @@ def join(request, game_id):
                                      seat=request.POST.get("seat") or None)))
 
 
+@limited("seat_changes")
 @require_POST
 @login_required
 def leave(request, game_id):
@@ -315,6 +318,7 @@ def chat(request, game_id):
     return _chat(request, game)
 
 
+@limited("mutes")
 @require_POST
 @login_required
 def mute(request, game_id):

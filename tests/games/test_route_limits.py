@@ -124,6 +124,22 @@ def test_challenges_sent_per_player_per_hour(alice_client, classic, django_user_
     assert "You have sent many challenges" in sent[-1].content.decode()
 
 
+def test_seats_taken_and_left_per_player_per_hour(alice, bob_client, classic, settings):
+    """Joining and leaving an open table over and over (each tells the lobby and the
+    table's readers) stops at the limit; the seat stays as the last allowed change left it."""
+    from games import services
+
+    allowed = settings.LIMITS["seat_changes"][0]
+    game = services.create_game(alice, classic, players=3)
+    sent = []
+    for _ in range(ATTEMPTS):
+        sent.append(bob_client.post(f"/games/{game.pk}/join/"))
+        sent.append(bob_client.post(f"/games/{game.pk}/leave/"))
+    counted = statuses(sent)
+    assert counted.get(429) == 2 * ATTEMPTS - allowed, counted
+    assert not game.seats.filter(player__username="bob").exists()
+
+
 def test_push_subscriptions_per_player_per_hour(alice_client, settings, monkeypatch):
     FakeDNS(monkeypatch)  # push.example.com is a public host; no lookup leaves the machine
     allowed = settings.LIMITS["push_subscriptions"][0]
@@ -173,8 +189,6 @@ EXEMPT = {
     "games.views.table.play": "a move: one a turn, the game's own limit",
     "games.views.table.orders": "standing orders for one's own seat, used on one's turn",
     "games.views.table.resign": "once per game",
-    "games.views.table.join": "one seat per player at a table (rematch and seat checks)",
-    "games.views.table.leave": "one's own seat, before the game starts",
     "games.views.table.start": "once per game, by its maker",
     "games.views.table.abort": "once per game, by its maker",
     "games.views.table.resume": "once per pause, by a seated player",
@@ -182,7 +196,6 @@ EXEMPT = {
     "games.views.table.rematch": "one rematch per finished game",
     "games.views.table.chat": "counts itself: chat (games.limits.rows_full)",
     "games.views.table.hint": "counts itself: hint (games.limits.hit)",
-    "games.views.table.mute": "one player's own switch at one table",
     "games.views.history.ask_review": "counts itself: review (games.limits.hit)",
 }
 
