@@ -27,7 +27,7 @@ LINK_MAX_AGE = 15 * 60  # seconds
 
 def _digest(player) -> str:
     state = f"{player.password}|{player.last_login}|{player.email}"
-    return salted_hmac(SALT, state).hexdigest()[:32]
+    return salted_hmac(SALT, state, algorithm="sha256").hexdigest()[:32]
 
 
 def token(player) -> str:

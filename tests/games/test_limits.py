@@ -24,6 +24,7 @@ def test_the_limits_are_as_promised(settings):
         "vacations": (10, 86400), "tournaments_made": (5, 3600),
         "tournament_changes": (60, 3600), "push_subscriptions": (10, 3600),
         "push_unsubscriptions": (10, 3600), "profile_saves": (60, 3600),
+        "seat_changes": (60, 3600), "mutes": (60, 3600),
         "password_guesses": (5, 3600), "device_link_account": (3, 3600),
     }
     assert limits.window("review") == (10, 3600)

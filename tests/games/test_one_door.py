@@ -20,6 +20,8 @@ ALLOWED = {
         "the sweep's row is locked first; each game is then shifted through locked()",
     "games.services.clocks:_locked_sweep_record atomic select_for_update": "the sweep's one row (DeadlineSweep)",
     "games.services.lesson:start_lesson atomic select_for_update": "the player's row: one lesson table at a time",
+    "games.services.push:subscribe atomic select_for_update":
+        "a device's row, not a game's: an endpoint moves between accounts only under its lock",
     "games.services.lobby:create_game atomic":
         "a new game: no row to lock yet; its rows are written by new_change().save()",
     "games.services.lobby:start_match save":
