@@ -10,23 +10,18 @@ move locks only its game, and the end of a table asks for a tick after its commi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import replace
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import notify
-from ..engine import Match
-from ..engine.rules import TEAMS
 from ..models import (
-    DealRecord,
     Entry,
     Game,
     RoundTable,
@@ -38,14 +33,8 @@ from ..models import (
 from ..tournament import (
     History,
     Pairing,
-    RoundResult,
-    Standing,
-    TableResult,
-    places_from_deal,
-    places_from_losses,
     round_robin,
     score_group_tables,
-    standings,
     swiss_pairs,
 )
 from .access import Someone, need_user
@@ -53,9 +42,11 @@ from .change import SITE, locked
 from .clocks import forfeit_seat
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound
 from .lobby import MAX_DEALS, _time_control, abort, create_game, join_game
-from .mail import mail_player
 from .ratings import rating_of, shown
-from .words import deadline_words, for_player, player_zone
+from .tournament_mail import send_tournament_mail as send_tournament_mail
+from .tournament_results import seeded
+from .tournament_results import table_result as table_result
+from .tournament_results import tournament_standings as tournament_standings
 
 if TYPE_CHECKING:
     from accounts.models import Player
@@ -230,13 +221,8 @@ def round_count(tournament: Tournament) -> int:
     """Rounds to play: the number chosen for a Swiss, what the field needs for a round
     robin (the schedule _pairing follows)."""
     if tournament.kind == Tournament.Kind.ROUND_ROBIN:
-        return len(round_robin(_seeded(tournament), tournament.table_size, seed=tournament.pk))
+        return len(round_robin(seeded(tournament), tournament.table_size, seed=tournament.pk))
     return tournament.rounds
-
-
-def _seeded(tournament: Tournament) -> list[int]:
-    return list(tournament.entries.order_by("seed", "joined_at", "pk")
-                .values_list("player", flat=True))
 
 
 def _pair_round(tournament: Tournament, number: int, now: datetime) -> TournamentRound:
@@ -245,7 +231,7 @@ def _pair_round(tournament: Tournament, number: int, now: datetime) -> Tournamen
     entries = list(tournament.entries.select_related("player").order_by("seed", "pk"))
     active = [e.player_id for e in entries if e.withdrawn_at is None]
     players = {e.player_id: e.player for e in entries}
-    pairing = _pairing(tournament, number, _seeded(tournament), active)
+    pairing = _pairing(tournament, number, seeded(tournament), active)
     rnd = TournamentRound.objects.create(tournament=tournament, number=number,
                                          byes=list(pairing.byes), started_at=now,
                                          deadline=now + tournament.round_time)
@@ -460,152 +446,6 @@ def _end(tournament: Tournament, status: str, now: datetime) -> None:
     if status == Tournament.Status.FINISHED:  # the final standings, by mail
         transaction.on_commit(partial(notify.queue_tournament_mail, tournament.pk, 0),
                               robust=True)
-
-
-# --- mail --------------------------------------------------------------------------------
-
-
-def send_tournament_mail(tournament_id: int, number: int) -> int:
-    """Email the players: round `number` has started (to those at its tables, with theirs),
-    or with 0 the final standings (to everyone entered). Players who want no emails about
-    their moves get none. Returns how many mails went."""
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        return 0
-    root = settings.SITE_URL.rstrip("/")
-    page = root + tournament.get_absolute_url()
-    if number:
-        seats = Seat.objects.filter(game__round_table__round__tournament=tournament,
-                                    game__round_table__round__number=number,
-                                    player__isnull=False).select_related("player", "game")
-        rnd = tournament.round_set.filter(number=number).first()
-        sent = 0
-        for seat in seats:
-            assert seat.player is not None  # player__isnull=False
-            table = root + seat.game.get_absolute_url()
-            if seat.game.private:
-                table = root + seat.game.invite_url
-            sent += _mail(seat.player, partial(_round_words, tournament, number, rnd,
-                                               seat.player, table, page))
-        return sent
-    standings = tournament_standings(tournament)
-    names = {e.player_id: e.player for e in tournament.entries.select_related("player")}
-    top = "\n".join(f"{s.rank}. {names[s.player].name} ({s.points:g})" for s in standings[:10]
-                     if s.player in names)
-    sent = 0
-    for s in standings:
-        player = names.get(s.player)
-        if player is not None:
-            sent += _mail(player, partial(_final_words, tournament, s, player, top, page))
-    return sent
-
-
-def _round_words(tournament: Tournament, number: int, rnd: TournamentRound | None,
-                 player: Player, table: str, page: str) -> tuple[str, str]:
-    """The subject and body of "round N has started", in the active language."""
-    return (
-        _("Round %(n)s of %(tournament)s has started") % {
-            "n": number, "tournament": tournament.name},
-        _("Hello %(player)s,\n\nRound %(n)s of %(tournament)s has started. Your "
-          "table: %(table)s\nIts tables must be finished by %(deadline)s (%(zone)s).\n\n"
-          "The standings: %(page)s") % {
-            "player": player.name, "n": number, "tournament": tournament.name,
-            "table": table, "page": page, "zone": player_zone(player),
-            "deadline": deadline_words(rnd.deadline) if rnd and rnd.deadline else "—"})
-
-
-def _final_words(tournament: Tournament, standing: Standing, player: Player, top: str,
-                 page: str) -> tuple[str, str]:
-    """The subject and body of the final standings, in the active language."""
-    return (
-        _("%(tournament)s is over") % {"tournament": tournament.name},
-        _("Hello %(player)s,\n\n%(tournament)s is over. You are number %(rank)s "
-          "with %(points)s points.\n\n%(top)s\n\nThe standings: %(page)s") % {
-            "player": player.name, "tournament": tournament.name, "rank": standing.rank,
-            "points": f"{standing.points:g}", "top": top, "page": page})
-
-
-def _mail(player: Player, words: Callable[[], tuple[str, str]]) -> int:
-    """One mail, worded in the player's language and time zone (`words()` gives subject
-    and body)."""
-    if not player.is_active or not player.email:
-        return 0
-    if player.move_emails == type(player).MoveEmails.NEVER:
-        return 0
-    with for_player(player):
-        subject, body = words()
-        mail_player(player, "moves", subject, body)
-    return 1
-
-
-# --- results and standings ---------------------------------------------------------------
-
-
-def table_result(game: Game) -> tuple[list[list[int]], dict[str, int]]:
-    """A finished table's places (player ids, best first) and deals each lost. A one-deal
-    table places by who went out first (R19), the durak last; a match by deals lost
-    (R24); a forfeit or resignation puts its player last. An aborted table is a draw.
-    In team play a team shares its place (R31: the losing team last, the others before
-    it) and its deals lost."""
-    # A computer player counts at its table under an id of its own, below zero.
-    seats = {s.number: s.player_id if s.player_id is not None else -(game.pk * 10 + s.number + 1)
-             for s in game.seats.all()}
-    players = [p for _n, p in sorted(seats.items())]
-    match = game.match()
-    if game.status == Game.Status.ABORTED or match is None:
-        return [players], {}
-    if match.rules.teams:
-        return _team_result(match, seats)
-    lost = {seats[side]: count for side, count in match.losses.items()
-            if seats.get(side) is not None}
-    outcome = match.outcome()
-    gave_up = outcome.seat if outcome is not None and outcome.given_up else None
-    last = [seats[gave_up]] if gave_up is not None and seats.get(gave_up) else []
-    if game.deals == 1:
-        record = DealRecord.objects.filter(game=game).order_by("-number").first()
-        went_out = [seats[s] for s in (record.out if record else []) if seats.get(s)]
-        if not last and record is not None and record.loser is not None:
-            last = [seats[record.loser]]
-        places = places_from_deal(players, went_out, last)
-    else:
-        places = places_from_losses(lost, last)
-    return [list(place) for place in places], {str(p): n for p, n in lost.items()}
-
-
-def _team_result(match: Match, seats: dict[int, int]) -> tuple[list[list[int]], dict[str, int]]:
-    rules = match.rules
-    team = {p: rules.team_of(n) for n, p in seats.items()}
-    lost = {p: match.losses.get(team[p], 0) for p in seats.values()}
-    outcome = match.outcome()
-    if outcome is not None and outcome.given_up:  # resigned or forfeited: that team last
-        last_team = outcome.loser
-        lost_by = {p: (1 if team[p] == last_team else 0) for p in seats.values()}
-        places = places_from_losses(lost_by)
-    else:
-        places = places_from_losses(lost)
-    return [list(place) for place in places], {str(p): n for p, n in lost.items()}
-
-
-def round_results(tournament: Tournament) -> list[RoundResult]:
-    teams = TEAMS.get(tournament.preset.teams) if tournament.preset.teams else None
-    team_size = teams[0] // teams[1] if teams else 1
-    results = []
-    for rnd in tournament.round_set.prefetch_related("tables"):
-        tables = tuple(
-            TableResult(places=tuple(tuple(place) for place in t.places),
-                        deals_lost={int(p): n for p, n in t.deals_lost.items()},
-                        team_size=team_size)
-            for t in rnd.tables.all() if t.places is not None)
-        results.append(RoundResult(tables=tables, byes=tuple(rnd.byes)))
-    return results
-
-
-def tournament_standings(tournament: Tournament) -> list[Standing]:
-    """Standings after the tables finished so far (games.tournament.scoring)."""
-    table = standings(_seeded(tournament), round_results(tournament), table_size=tournament.table_size,
-                      buchholz=tournament.kind == Tournament.Kind.SWISS)
-    people = [s for s in table if s.player > 0]  # computer players are not ranked
-    return [replace(s, rank=rank) for rank, s in enumerate(people, 1)]
 
 
 def _tell(tournament: Tournament, *, lobby: bool = False) -> None:
