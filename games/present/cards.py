@@ -16,18 +16,16 @@ from django.utils.translation import get_language
 from .. import describe
 from ..engine import Card
 from ..engine.cards import SUIT_SYMBOLS
+from .cache import Kept
 
-_drawn: dict[tuple[str, str, str | None], SafeString] = {}  # a few hundred at most
+_drawn: Kept[tuple[str, str, str | None], SafeString] = Kept(2048, name="present.cards.drawn")
 
 
 def card(code: str, extra_class: str = "", *, language: str | None = None) -> SafeString:
     """A face-up card, drawn once per code, class and language (a table shows dozens);
     `language`, the one put on, when the caller knows it."""
     key = (code, extra_class, language or get_language())
-    drawn = _drawn.get(key)
-    if drawn is None:
-        drawn = _drawn[key] = _draw(code, extra_class)
-    return drawn
+    return _drawn.get_or_make(key, lambda: _draw(code, extra_class))
 
 
 def _draw(code: str, extra_class: str) -> SafeString:

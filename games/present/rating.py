@@ -16,7 +16,8 @@ from ..models import Rating
 from ..services.ratings import Shown, shown
 from .cache import Kept
 
-_marks: Kept[tuple[float, float, int, str | None], SafeString] = Kept(4096)
+_marks: Kept[tuple[float, float, int, str | None], SafeString] = Kept(
+    4096, name="present.rating.marks")
 
 
 def rating_html(rating: Shown, games: int) -> SafeString:

@@ -50,8 +50,10 @@ class Shared:
     records: list[DealRecord]
 
 
-_kept: Kept[tuple[int, int], tuple[Game, list[Seat]]] = Kept(MAX_KEPT)
-_shared: Kept[int, Shared] = Kept(MAX_KEPT)  # by game; its own clock (SHARED_SECONDS)
+_kept: Kept[tuple[int, int], tuple[Game, list[Seat]]] = Kept(
+    MAX_KEPT, name="present.snapshots.kept")
+# by game; its own clock (SHARED_SECONDS)
+_shared: Kept[int, Shared] = Kept(MAX_KEPT, name="present.snapshots.shared")
 
 
 def read(game_id: int) -> tuple[Game, list[Seat]] | None:

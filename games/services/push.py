@@ -8,7 +8,6 @@ Sent from the Celery `mail` queue (games.tasks.push, the beat's round)."""
 from __future__ import annotations
 
 import base64
-import functools
 import json
 import logging
 from datetime import datetime
@@ -22,6 +21,7 @@ from django.utils.translation import gettext as _
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
+from ..kept import memo
 from ..models import Game, PushSubscription, Seat
 from .words import deadline_words, for_player, game_name, time_left_words
 
@@ -35,7 +35,7 @@ TTL = 24 * 60 * 60  # seconds a push service keeps a notification for a device t
 TIMEOUT = 10  # seconds for a push service to answer
 
 
-@functools.cache
+@memo("services.push.vapid", maxsize=4)
 def _vapid(private_key: str) -> Vapid02:
     return Vapid02.from_raw(private_key.encode())
 

@@ -1,0 +1,98 @@
+"""The one cache helper: everything a process keeps between calls (docs/design.md, "One
+cache helper").
+
+A cache is bounded (least recently used out, optionally dropped after some seconds),
+named, and safe across threads (views and sync consumers run in Daphne's threads):
+cachetools' LRUCache or TTLCache under a lock. Every cache made here is listed by name, so
+that tests clear them all from one place (`forget_all`). A leaf of games: the engine and
+bots use it too, and it imports nothing of the site or a framework.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import weakref
+from collections.abc import Callable, Hashable
+from typing import cast
+
+from cachetools import Cache, LRUCache, TTLCache
+
+_every: weakref.WeakValueDictionary[str, Kept[Hashable, object]] = weakref.WeakValueDictionary()
+_every_lock = threading.Lock()
+_MISSING = object()
+
+
+class Kept[K: Hashable, V]:
+    """At most `maxsize` entries; with `seconds`, an entry is gone that long after it was
+    put. `name` (unique per process) lists it for `forget_all`."""
+
+    def __init__(self, maxsize: int = 1024, seconds: float | None = None, *, name: str) -> None:
+        self.name, self.maxsize, self.seconds = name, maxsize, seconds
+        self._items: Cache[K, V] = (LRUCache(maxsize) if seconds is None
+                                    else TTLCache(maxsize, ttl=seconds))
+        self._lock = threading.Lock()
+        with _every_lock:
+            if name in _every:
+                raise ValueError(f"a cache named {name!r} exists already")
+            _every[name] = cast("Kept[Hashable, object]", self)
+
+    def get(self, key: K) -> V | None:
+        """The value kept for `key` (now the most recently used), or None."""
+        with self._lock:
+            return self._items.get(key)
+
+    def put(self, key: K, value: V) -> None:
+        """Keep `value` for `key`; the least recently used entry goes when full."""
+        with self._lock:
+            self._items[key] = value
+
+    def get_or_make(self, key: K, make: Callable[[], V]) -> V:
+        """The value kept for `key`, made by `make` (outside the lock) and kept if absent."""
+        with self._lock:
+            found = self._items.get(key, _MISSING)
+        if found is _MISSING:
+            made = make()
+            with self._lock:
+                self._items[key] = made
+            return made
+        return cast(V, found)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._items)
+
+
+def memo[**P, R](name: str, maxsize: int = 1024) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """functools.lru_cache through a named `Kept`: a function of hashable arguments whose
+    answer never changes within a process."""
+
+    def decorate(function: Callable[P, R]) -> Callable[P, R]:
+        kept: Kept[Hashable, R] = Kept(maxsize, name=name)
+
+        @functools.wraps(function)
+        def remembered(*args: P.args, **kwargs: P.kwargs) -> R:
+            key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+            return kept.get_or_make(key, lambda: function(*args, **kwargs))
+
+        remembered.kept = kept  # type: ignore[attr-defined]  # for a test to look inside
+        return remembered
+    return decorate
+
+
+def named() -> list[str]:
+    """The names of every cache this process has made (and still holds)."""
+    with _every_lock:
+        return sorted(_every)
+
+
+def forget_all() -> None:
+    """Empty every cache (tests: a game id comes back in a new test)."""
+    with _every_lock:
+        caches = list(_every.values())
+    for kept in caches:
+        kept.clear()
