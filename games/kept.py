@@ -1,9 +1,9 @@
 """The one cache helper: everything a process keeps between calls (docs/design.md, "One
 cache helper").
 
-A cache is bounded (least recently used out, optionally dropped after some seconds),
-named, and safe across threads (views and sync consumers run in Daphne's threads):
-cachetools' LRUCache or TTLCache under a lock. Every cache made here is listed by name, so
+A cache is bounded (the oldest out, or dropped after some seconds), named, and safe
+across threads (views and sync consumers run in Daphne's threads): a dict, or cachetools'
+TTLCache under a lock. Every cache made here is listed by name, so
 that tests clear them all from one place (`forget_all`). A leaf of games: the engine and
 bots use it too, and it imports nothing of the site or a framework.
 """
@@ -16,7 +16,7 @@ import weakref
 from collections.abc import Callable, Hashable
 from typing import cast
 
-from cachetools import Cache, LRUCache, TTLCache
+from cachetools import TTLCache
 
 _every: weakref.WeakValueDictionary[str, Kept[Hashable, object]] = weakref.WeakValueDictionary()
 _every_lock = threading.Lock()
@@ -24,13 +24,17 @@ _MISSING = object()
 
 
 class Kept[K: Hashable, V]:
-    """At most `maxsize` entries; with `seconds`, an entry is gone that long after it was
-    put. `name` (unique per process) lists it for `forget_all`."""
+    """At most `maxsize` entries, the first put the first out; with `seconds`, an entry is
+    gone that long after it was put (cachetools' TTLCache, least recently used out).
+    `name` (unique per process) lists it for `forget_all`. Without `seconds` a read takes
+    no lock (a dict's get is atomic): the felt's words and cards are read hundreds of times
+    a move."""
 
     def __init__(self, maxsize: int = 1024, seconds: float | None = None, *, name: str) -> None:
         self.name, self.maxsize, self.seconds = name, maxsize, seconds
-        self._items: Cache[K, V] = (LRUCache(maxsize) if seconds is None
-                                    else TTLCache(maxsize, ttl=seconds))
+        self._items: dict[K, V] = {}
+        self._timed: TTLCache[K, V] | None = (None if seconds is None
+                                              else TTLCache(maxsize, ttl=seconds))
         self._lock = threading.Lock()
         with _every_lock:
             if name in _every:
@@ -38,33 +42,45 @@ class Kept[K: Hashable, V]:
             _every[name] = cast("Kept[Hashable, object]", self)
 
     def get(self, key: K) -> V | None:
-        """The value kept for `key` (now the most recently used), or None."""
-        with self._lock:
+        """The value kept for `key`, or None."""
+        if self._timed is None:
             return self._items.get(key)
+        with self._lock:
+            return self._timed.get(key)
 
     def put(self, key: K, value: V) -> None:
-        """Keep `value` for `key`; the least recently used entry goes when full."""
+        """Keep `value` for `key`; when full, the oldest entry goes."""
         with self._lock:
-            self._items[key] = value
+            if self._timed is not None:
+                self._timed[key] = value
+                return
+            items = self._items
+            if key not in items and len(items) >= self.maxsize:
+                del items[next(iter(items))]
+            items[key] = value
 
     def get_or_make(self, key: K, make: Callable[[], V]) -> V:
         """The value kept for `key`, made by `make` (outside the lock) and kept if absent."""
-        with self._lock:
+        if self._timed is None:
             found = self._items.get(key, _MISSING)
+        else:
+            with self._lock:
+                found = self._timed.get(key, _MISSING)
         if found is _MISSING:
             made = make()
-            with self._lock:
-                self._items[key] = made
+            self.put(key, made)
             return made
         return cast(V, found)
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            if self._timed is not None:
+                self._timed.clear()
 
     def __len__(self) -> int:
         with self._lock:
-            return len(self._items)
+            return len(self._items) if self._timed is None else len(self._timed)
 
 
 def memo[**P, R](name: str, maxsize: int = 1024) -> Callable[[Callable[P, R]], Callable[P, R]]:

@@ -25,7 +25,11 @@ def card(code: str, extra_class: str = "", *, language: str | None = None) -> Sa
     """A face-up card, drawn once per code, class and language (a table shows dozens);
     `language`, the one put on, when the caller knows it."""
     key = (code, extra_class, language or get_language())
-    return _drawn.get_or_make(key, lambda: _draw(code, extra_class))
+    drawn = _drawn.get(key)
+    if drawn is None:
+        drawn = _draw(code, extra_class)
+        _drawn.put(key, drawn)
+    return drawn
 
 
 def _draw(code: str, extra_class: str) -> SafeString:

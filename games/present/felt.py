@@ -69,7 +69,11 @@ def words_in(language: str) -> Callable[[str], str]:
     per process, not once per render (a felt says some forty)."""
 
     def words(message: str) -> str:
-        return _words.get_or_make((language, message), lambda: gettext(message))
+        text = _words.get((language, message))
+        if text is None:
+            text = gettext(message)
+            _words.put((language, message), text)
+        return text
     return words
 
 
