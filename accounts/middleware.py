@@ -50,7 +50,7 @@ def seen(user, now=None) -> None:
         user.last_seen = now
 
 
-@memo("accounts.middleware.zones", maxsize=1)
+@memo("accounts.middleware.zones", maxsize=1, lasting=True)
 def _zones() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 

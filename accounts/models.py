@@ -17,6 +17,9 @@ from .names import skeleton_key
 class Player(AbstractUser):
     """A person who plays: the site's user model."""
 
+    # Their ratings as a kept snapshot read them (games.present.snapshots); not a field.
+    kept_ratings: list[Any] | None = None
+
     display_name = models.CharField(
         _("display name"),
         max_length=40,

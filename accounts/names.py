@@ -33,7 +33,7 @@ RESERVED_WORDS = ("bot", "bots", "бот", "боты", "staff", "mod", "mods", "
 REFUSED_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
 
 
-@memo("accounts.names.prototypes", maxsize=1)
+@memo("accounts.names.prototypes", maxsize=1, lasting=True)
 def _prototypes() -> dict[str, str]:
     """Character -> the prototype it is confusable with (TR39), from the library's table."""
     table: dict[str, str] = {}

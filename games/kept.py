@@ -26,12 +26,14 @@ _MISSING = object()
 class Kept[K: Hashable, V]:
     """At most `maxsize` entries, the first put the first out; with `seconds`, an entry is
     gone that long after it was put (cachetools' TTLCache, least recently used out).
-    `name` (unique per process) lists it for `forget_all`. Without `seconds` a read takes
-    no lock (a dict's get is atomic): the felt's words and cards are read hundreds of times
-    a move."""
+    `name` (unique per process) lists it for `forget_all`; `lasting`: what it keeps never
+    changes in a process (a library's table), and only `forget_all(lasting=True)` empties
+    it. Without `seconds` a read takes no lock (a dict's get is atomic): the felt's words
+    and cards are read hundreds of times a move."""
 
-    def __init__(self, maxsize: int = 1024, seconds: float | None = None, *, name: str) -> None:
-        self.name, self.maxsize, self.seconds = name, maxsize, seconds
+    def __init__(self, maxsize: int = 1024, seconds: float | None = None, *, name: str,
+                 lasting: bool = False) -> None:
+        self.name, self.maxsize, self.seconds, self.lasting = name, maxsize, seconds, lasting
         self._items: dict[K, V] = {}
         self._timed: TTLCache[K, V] | None = (None if seconds is None
                                               else TTLCache(maxsize, ttl=seconds))
@@ -83,12 +85,13 @@ class Kept[K: Hashable, V]:
             return len(self._items) if self._timed is None else len(self._timed)
 
 
-def memo[**P, R](name: str, maxsize: int = 1024) -> Callable[[Callable[P, R]], Callable[P, R]]:
+def memo[**P, R](name: str, maxsize: int = 1024, *,
+                 lasting: bool = False) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """functools.lru_cache through a named `Kept`: a function of hashable arguments whose
     answer never changes within a process."""
 
     def decorate(function: Callable[P, R]) -> Callable[P, R]:
-        kept: Kept[Hashable, R] = Kept(maxsize, name=name)
+        kept: Kept[Hashable, R] = Kept(maxsize, name=name, lasting=lasting)
 
         @functools.wraps(function)
         def remembered(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -106,9 +109,11 @@ def named() -> list[str]:
         return sorted(_every)
 
 
-def forget_all() -> None:
-    """Empty every cache (tests: a game id comes back in a new test)."""
+def forget_all(*, lasting: bool = False) -> None:
+    """Empty every cache (tests: a game id comes back in a new test); the lasting ones
+    too with `lasting`."""
     with _every_lock:
         caches = list(_every.values())
     for kept in caches:
-        kept.clear()
+        if lasting or not kept.lasting:
+            kept.clear()

@@ -230,6 +230,9 @@ class Clocked:
 class Game(Invited, Clocked, models.Model):
     """One table: its seats, its match (stored as Match.to_json()) and its version."""
 
+    # Its deal records as a kept snapshot read them (games.present.snapshots); not a field.
+    kept_records: "list[DealRecord] | None" = None
+
     class Status(models.TextChoices):
         OPEN = "open", _("waiting for players")
         PLAYING = "playing", _("playing")

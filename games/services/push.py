@@ -35,7 +35,7 @@ TTL = 24 * 60 * 60  # seconds a push service keeps a notification for a device t
 TIMEOUT = 10  # seconds for a push service to answer
 
 
-@memo("services.push.vapid", maxsize=4)
+@memo("services.push.vapid", maxsize=4, lasting=True)
 def _vapid(private_key: str) -> Vapid02:
     return Vapid02.from_raw(private_key.encode())
 
