@@ -60,7 +60,8 @@ def session_and_user_sql(session: type[Model], user: type[Model], quote: Callabl
     query, its tables and columns named by the models (docs/design.md, "Public APIs only")."""
 
     def column(model: type[Model], name: str) -> str:
-        field = model._meta.get_field(name)  # Model._meta is Django's documented model API
+        # Model._meta is Django's documented model API
+        field = model._meta.pk if name == "pk" else model._meta.get_field(name)
         assert isinstance(field, Field) and field.column is not None
         return f"{quote(model._meta.db_table)}.{quote(field.column)}"
 

@@ -73,7 +73,7 @@ def _select(connection: BaseDatabaseWrapper, model: type[Model], *,
     if join:
         fk = meta.get_field(join[0])
         other = join[1]._meta
-        assert isinstance(fk, Field) and fk.column is not None
+        assert isinstance(fk, Field) and fk.column is not None and other.pk.column is not None
         sql += (f" LEFT OUTER JOIN {quote(other.db_table)} ON ({quote(meta.db_table)}."
                 f"{quote(fk.column)} = {quote(other.db_table)}.{quote(other.pk.column)})")
     key = meta.get_field(where)
