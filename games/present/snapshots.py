@@ -102,7 +102,7 @@ def _complete(game: Game, seats: list[Seat]) -> None:
             maker = get_user_model().objects.filter(pk=game.created_by_id).first()
         shared = Shared(read_at=time.monotonic(),
                         preset=RulePreset.objects.get(pk=game.preset_id), created_by=maker,
-                        players=ids, ratings={p.pk: p.kept_ratings or [] for p in players},
+                        players=ids, ratings={p.pk: p.kept_ratings for p in players},
                         deals_key=deals_key, records=list(game.deal_records.all()))
     elif shared.deals_key != deals_key:
         shared = Shared(read_at=shared.read_at, preset=shared.preset,
