@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from channels_redis.pubsub import RedisPubSubChannelLayer
@@ -47,12 +47,11 @@ def with_retry(host: dict[str, Any]) -> dict[str, Any]:
             "retry_on_error": [RedisConnectionError, RedisTimeoutError], **host}
 
 
-def pinger(host: dict[str, Any]) -> Callable[[], Awaitable[object]]:
-    """A ping of Redis on a connection of its own, never retried (a failure is news)."""
+def watching_client(host: dict[str, Any]) -> Redis:
+    """A client of its own for the watcher's pings, never retried (a failure is news)."""
     options = {k: v for k, v in host.items() if k not in ("retry", "retry_on_error")}
     address = options.pop("address", None)
-    client = Redis.from_url(address, **options) if address else Redis(**options)
-    return client.ping
+    return Redis.from_url(address, **options) if address else Redis(**options)
 
 
 class ReconnectingPubSubChannelLayer:
@@ -63,7 +62,7 @@ class ReconnectingPubSubChannelLayer:
     def __init__(self, hosts: list[dict[str, Any]] | None = None, **kwargs: Any) -> None:
         self.hosts = [with_retry(host) for host in (hosts or DEFAULT_HOSTS)]
         self.layer: Any = RedisPubSubChannelLayer(hosts=self.hosts, **kwargs)
-        self.pings = [pinger(host) for host in self.hosts]
+        self.client: Callable[[dict[str, Any]], Any] = watching_client  # per watcher
         # per event loop: each channel here and its groups; the loop's watcher
         self.members: dict[asyncio.AbstractEventLoop, dict[str, set[str]]] = {}
         self.watchers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
@@ -112,20 +111,27 @@ class ReconnectingPubSubChannelLayer:
     async def watch(self, loop: asyncio.AbstractEventLoop) -> None:
         """Ping Redis; once it answers after a failure, tell this loop's group members."""
         broken = False
-        while self.members.get(loop):
-            await asyncio.sleep(CHECK_SECONDS)
-            try:
-                for ping in self.pings:
-                    await ping()
-            except BROKEN as exc:
-                if not broken:
-                    logger.warning("lost the channel layer's Redis connection: %s", exc)
-                broken = True
-                continue
-            if broken:
-                broken = False
-                await self.tell_reconnected(loop)
-        self.watchers.pop(loop, None)
+        clients = [self.client(host) for host in self.hosts]  # this loop's own connections
+        try:
+            while self.members.get(loop):
+                await asyncio.sleep(CHECK_SECONDS)
+                try:
+                    for client in clients:
+                        await client.ping()
+                except BROKEN as exc:
+                    if not broken:
+                        logger.warning("lost the channel layer's Redis connection: %s", exc)
+                    broken = True
+                    continue
+                if broken:
+                    broken = False
+                    await self.tell_reconnected(loop)
+        finally:
+            if self.watchers.get(loop) is asyncio.current_task():
+                del self.watchers[loop]
+            for client in clients:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
 
     async def tell_reconnected(self, loop: asyncio.AbstractEventLoop) -> None:
         """Once a probe comes back through the layer (this loop's subscriptions are

@@ -242,18 +242,22 @@ def test_the_tables_poll_brings_the_chat_lines_after_the_last_one_shown(duel, al
 
 
 # ----------------------------------------------------------------------------- the layer
-class StandInPing:
-    """Redis as the watcher's ping sees it: failing while `down`."""
+class StandInRedis:
+    """Redis as the watcher's client sees it: its ping fails while `down`."""
 
     def __init__(self):
         self.down = False
         self.pings = 0
+        self.closed = False
 
-    async def __call__(self):
+    async def ping(self):
         self.pings += 1
         if self.down:
             raise RedisConnectionError("Connection closed by server.")
         return True
+
+    async def aclose(self):
+        self.closed = True
 
 
 def watched_layer(monkeypatch):
@@ -263,9 +267,9 @@ def watched_layer(monkeypatch):
     layer = channel_layer.ReconnectingPubSubChannelLayer(
         hosts=[{"address": "redis://127.0.0.1:1/0"}])
     layer.layer = InMemoryChannelLayer()
-    ping = StandInPing()
-    layer.pings = [ping]
-    return layer, ping
+    redis = StandInRedis()
+    layer.client = lambda host: redis
+    return layer, redis
 
 
 async def heard(layer, channel, timeout=0.2):
@@ -296,7 +300,8 @@ async def test_once_redis_is_back_each_channel_in_a_group_is_told_once(monkeypat
         assert ping.pings > before and await heard(layer, in_a_game) is None  # only after a loss
     finally:
         await layer.flush()
-    assert not layer.watchers and not layer.members
+    await asyncio.sleep(0.05)
+    assert not layer.watchers and not layer.members and ping.closed
 
 
 @pytest.mark.asyncio
