@@ -1,12 +1,13 @@
 """The language a logged-in player saved on their profile wins over the browser's; when a
 player was last on the site; times are shown in the player's own time zone."""
 
-import functools
 import zoneinfo
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone, translation
+
+from games.kept import memo
 
 SEEN_EVERY = timedelta(minutes=1)  # at most one write per player per minute
 TIME_ZONE_COOKIE = "tz"  # set by static/js/clock.js from the browser (Intl)
@@ -49,7 +50,7 @@ def seen(user, now=None) -> None:
         user.last_seen = now
 
 
-@functools.cache
+@memo("accounts.middleware.zones", maxsize=1, lasting=True)
 def _zones() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 

@@ -17,6 +17,10 @@ from .names import skeleton_key
 class Player(AbstractUser):
     """A person who plays: the site's user model."""
 
+    # Their ratings as a kept snapshot read them (games.present.snapshots: Prefetch's
+    # to_attr); not a field, and unset until then (a default would stop the prefetch).
+    kept_ratings: list[Any]
+
     display_name = models.CharField(
         _("display name"),
         max_length=40,

@@ -10,12 +10,13 @@ The confusables table comes from `confusable-homoglyphs` (Unicode's confusables.
 import hashlib
 import re
 import unicodedata
-from functools import cache
 
 from confusable_homoglyphs import confusables
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+
+from games.kept import memo
 
 # A new username's most characters: longer ones widen pages and crowd the table. The column
 # keeps Django's 150, so a longer name made before the limit keeps working.
@@ -32,7 +33,7 @@ RESERVED_WORDS = ("bot", "bots", "бот", "боты", "staff", "mod", "mods", "
 REFUSED_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
 
 
-@cache
+@memo("accounts.names.prototypes", maxsize=1, lasting=True)
 def _prototypes() -> dict[str, str]:
     """Character -> the prototype it is confusable with (TR39), from the library's table."""
     table: dict[str, str] = {}

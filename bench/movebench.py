@@ -265,7 +265,8 @@ class Process:
                 kept = getattr(importlib.import_module(module), attribute)
             except (ImportError, AttributeError):
                 continue
-            self.memory[module, attribute] = type(kept)()
+            self.memory[module, attribute] = type(kept)(
+                kept.maxsize, kept.seconds, name=f"{kept.name} in process {id(self)}")
 
     def enter(self) -> None:
         import importlib

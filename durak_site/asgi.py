@@ -2,7 +2,6 @@
 the sockets' way in, its origin check and per-connection middleware: games/live/routing.py)."""
 
 import os
-import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -17,12 +16,8 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from django.core.exceptions import SuspiciousOperation  # noqa: E402
 from django.http import Http404  # noqa: E402
 
-from durak_site.bodylimit import BodyLimit, install_in_daphne  # noqa: E402
+from durak_site.bodylimit import BodyLimit  # noqa: E402
 from games.live.routing import websocket_application  # noqa: E402
-
-if "daphne.http_protocol" in sys.modules:
-    # Run by Daphne: refuse a body over the limit as it arrives, not once read whole.
-    install_in_daphne()
 
 
 class StaticFiles(ASGIStaticFilesHandler):
@@ -43,7 +38,7 @@ if settings.SERVE_STATIC:
 
 application = ProtocolTypeRouter(
     {
-        # A body over the limit: 413 before the application reads it (other ASGI servers).
+        # A body over the limit: 413 before the application reads it (nginx refuses first).
         "http": BodyLimit(django_asgi_app),
         # A socket from another origin, or to a game the user may not see, is refused.
         "websocket": websocket_application,

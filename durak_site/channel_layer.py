@@ -1,126 +1,158 @@
-"""The channel layer: channels_redis' pub/sub layer, made to live through a Redis restart.
+"""The channel layer: channels_redis' pub/sub layer, made to live through a Redis restart
+with upstream's own options and the channel layer spec's methods only (docs/design.md,
+"Public APIs only").
 
-channels_redis 4.3's `RedisPubSubChannelLayer` keeps one subscriber connection and one
-publisher pool per event loop. When Redis goes away, its receive task logs the error,
-waits a second and reads again; redis-py then reconnects and resubscribes. What was
-published meanwhile is gone, and nobody is told. And a publish on a connection that broke
-under it fails once and the event is dropped (the pool's connections never retry).
+- A command on a connection that broke under it (a publish after a restart, the
+  subscriber's read) is tried once more on a fresh connection: redis-py's `retry` and
+  `retry_on_error` connection options, given to every host. redis-py's PubSub subscribes
+  again to everything it had when it reconnects.
+- What was published while Redis was away is gone, and nobody is told. So each event loop
+  that holds a group member watches Redis with a ping of its own; once Redis answers again
+  after a failure, and a probe sent through the layer comes back (the subscriptions are
+  renewed), every channel in a group here is sent `layer.reconnected`: it may have missed
+  something and catches up from the database (games.live.table.TableConsumer).
 
-Here:
-- a publish or a subscribe that fails on a broken connection is tried once more, on a
-  fresh connection (redis-py drops the broken one when the command fails; a publish also
-  closes the pool's idle connections, as broken as the first after a restart);
-- once the receive task reads again after a failure, it subscribes to every channel and
-  group again (whatever redis-py restored or not), then hands every consumer that is in a
-  group a `layer.reconnected` event: it may have missed something, and catches up from
-  the database (games.live.table.TableConsumer.layer_reconnected).
+The layer wraps `RedisPubSubChannelLayer` (settings.CHANNEL_LAYERS), not subclassing it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Callable
+from typing import Any
 
-from channels_redis.pubsub import (
-    RedisPubSubChannelLayer,
-    RedisPubSubLoopLayer,
-    RedisSingleShardConnection,
-)
-from channels_redis.utils import _wrap_close, decode_hosts
+from channels_redis.pubsub import RedisPubSubChannelLayer
+from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 logger = logging.getLogger(__name__)
 
 RECONNECTED = {"type": "layer.reconnected"}
-BROKEN = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
-RETRY_SECONDS = 0.5  # between reads while Redis is away
+PROBE = {"type": "layer.probe"}
+BROKEN = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError, TimeoutError)
+CHECK_SECONDS = 0.5  # between the watcher's pings
+PROBE_SECONDS = 1.0  # a probe's wait for its own message; tried PROBES times
+PROBES = 10
+DEFAULT_HOSTS = [{"address": "redis://localhost:6379"}]
 
 
-class Shard(RedisSingleShardConnection):
-    async def publish(self, channel, message):
-        try:
-            await super().publish(channel, message)
-        except BROKEN as exc:
-            logger.warning("publishing to Redis failed (%s); trying once more", exc)
-            await self._drop_idle_connections()
-            await super().publish(channel, message)
-
-    async def _drop_idle_connections(self):
-        """After a restart every idle connection of the pool is broken, and the pool may
-        hand one out again: close them, so that the next command connects afresh."""
-        if self._redis is not None:
-            try:
-                await self._redis.connection_pool.disconnect(inuse_connections=False)
-            except Exception:  # noqa: BLE001 - only a clean-up
-                logger.debug("could not close idle Redis connections", exc_info=True)
-
-    async def subscribe(self, channel):
-        try:
-            await super().subscribe(channel)
-        except BROKEN as exc:
-            logger.warning("subscribing in Redis failed (%s); trying once more", exc)
-            await super().subscribe(channel)
-
-    async def _do_receiving(self):
-        broken = False
-        while True:
-            try:
-                if self._pubsub and self._pubsub.subscribed:
-                    message = await self._pubsub.get_message(
-                        ignore_subscribe_messages=True, timeout=0.1)
-                    if broken:
-                        await self._resubscribe()
-                        broken = False
-                        self._tell_reconnected()
-                    self._receive_message(message)
-                else:
-                    await asyncio.sleep(0.1)
-            except (asyncio.CancelledError, GeneratorExit):  # the layer is flushed
-                raise
-            except Exception as exc:  # noqa: BLE001 - the loop must go on (a timeout too)
-                if not broken:
-                    logger.warning("lost the channel layer's Redis connection: %s", exc)
-                broken = True
-                await asyncio.sleep(RETRY_SECONDS)
-
-    async def _resubscribe(self):
-        async with self._lock:
-            if self._subscribed_to:
-                await self._pubsub.subscribe(*self._subscribed_to)
-        logger.warning("the channel layer's Redis connection is back; %d subscriptions renewed",
-                       len(self._subscribed_to))
-
-    def _tell_reconnected(self):
-        """Every local consumer in a group of this shard may have missed a group event."""
-        layer = self.channel_layer
-        event = layer.channel_layer.serialize(RECONNECTED)
-        told: set[str] = set()
-        for group, members in list(layer.groups.items()):
-            if layer._get_shard(group) is not self:
-                continue
-            for channel in members - told:
-                queue = layer.channels.get(channel)
-                if queue is not None:
-                    queue.put_nowait(event)
-                    told.add(channel)
+def with_retry(host: dict[str, Any]) -> dict[str, Any]:
+    """A host's options with one retry, on a fresh connection, after a broken one."""
+    return {"retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 1),
+            "retry_on_error": [RedisConnectionError, RedisTimeoutError], **host}
 
 
-class LoopLayer(RedisPubSubLoopLayer):
-    def __init__(self, hosts=None, *args, **kwargs):
-        super().__init__(hosts, *args, **kwargs)
-        self._shards = [Shard(host, self) for host in decode_hosts(hosts)]
+def watching_client(host: dict[str, Any]) -> Redis:
+    """A client of its own for the watcher's pings, never retried (a failure is news)."""
+    options = {k: v for k, v in host.items() if k not in ("retry", "retry_on_error")}
+    address = options.pop("address", None)
+    return Redis.from_url(address, **options) if address else Redis(**options)
 
 
-class ReconnectingPubSubChannelLayer(RedisPubSubChannelLayer):
-    """`RedisPubSubChannelLayer` with the shards above (settings.CHANNEL_LAYERS)."""
+class ReconnectingPubSubChannelLayer:
+    """`RedisPubSubChannelLayer`, telling its group members when Redis is back."""
 
-    def _get_layer(self):
+    extensions = ["groups", "flush"]
+
+    def __init__(self, hosts: list[dict[str, Any]] | None = None, **kwargs: Any) -> None:
+        self.hosts = [with_retry(host) for host in (hosts or DEFAULT_HOSTS)]
+        self.layer: Any = RedisPubSubChannelLayer(hosts=self.hosts, **kwargs)
+        self.client: Callable[[dict[str, Any]], Any] = watching_client  # per watcher
+        # per event loop: each channel here and its groups; the loop's watcher
+        self.members: dict[asyncio.AbstractEventLoop, dict[str, set[str]]] = {}
+        self.watchers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+
+    # The channel layer spec (channels.readthedocs.io, "Channel Layer Specification").
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        await self.layer.send(channel, message)
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        message: dict[str, Any] = await self.layer.receive(channel)
+        return message
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        channel: str = await self.layer.new_channel(prefix)
+        return channel
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        await self.layer.group_send(group, message)
+
+    async def group_add(self, group: str, channel: str) -> None:
+        await self.layer.group_add(group, channel)
         loop = asyncio.get_running_loop()
+        self.members.setdefault(loop, {}).setdefault(channel, set()).add(group)
+        watcher = self.watchers.get(loop)
+        if watcher is None or watcher.done():
+            self.watchers[loop] = loop.create_task(self.watch(loop))
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        await self.layer.group_discard(group, channel)
+        members = self.members.get(asyncio.get_running_loop(), {})
+        groups = members.get(channel)
+        if groups is not None:
+            groups.discard(group)
+            if not groups:
+                del members[channel]
+
+    async def flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        watcher = self.watchers.pop(loop, None)
+        if watcher is not None:
+            watcher.cancel()
+        self.members.pop(loop, None)
+        await self.layer.flush()
+
+    # --------------------------------------------------------------- Redis is back
+    async def watch(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Ping Redis; once it answers after a failure, tell this loop's group members."""
+        broken = False
+        clients = [self.client(host) for host in self.hosts]  # this loop's own connections
         try:
-            return self._layers[loop]
-        except KeyError:
-            layer = LoopLayer(*self._args, **self._kwargs, channel_layer=self)
-            self._layers[loop] = layer
-            _wrap_close(self, loop)
-            return layer
+            while self.members.get(loop):
+                await asyncio.sleep(CHECK_SECONDS)
+                try:
+                    for client in clients:
+                        await client.ping()
+                except BROKEN as exc:
+                    if not broken:
+                        logger.warning("lost the channel layer's Redis connection: %s", exc)
+                    broken = True
+                    continue
+                if broken:
+                    broken = False
+                    await self.tell_reconnected(loop)
+        finally:
+            if self.watchers.get(loop) is asyncio.current_task():
+                del self.watchers[loop]
+            for client in clients:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+
+    async def tell_reconnected(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Once a probe comes back through the layer (this loop's subscriptions are
+        renewed), send every channel in a group here `layer.reconnected`, once each."""
+        for _ in range(PROBES):
+            try:
+                probe = await self.new_channel("probe.")
+                await self.send(probe, PROBE)
+                # A probe not heard in time is unsubscribed by receive(); a new one follows.
+                await asyncio.wait_for(self.receive(probe), PROBE_SECONDS)
+                with contextlib.suppress(*BROKEN, asyncio.TimeoutError):
+                    # a receive given up unsubscribes its channel: the probe's is done
+                    await asyncio.wait_for(self.receive(probe), 0.01)
+                break
+            except (TimeoutError, *BROKEN):
+                await asyncio.sleep(CHECK_SECONDS)
+        members = list(self.members.get(loop, {}))
+        logger.warning("the channel layer's Redis connection is back; telling %d sockets",
+                       len(members))
+        for channel in members:
+            try:
+                await self.send(channel, RECONNECTED)
+            except BROKEN:
+                logger.warning("could not tell %s that Redis is back", channel)

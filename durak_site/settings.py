@@ -5,8 +5,7 @@ clone; production overrides them through the environment.
 """
 
 import logging
-import math
-import os
+import zoneinfo
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -14,60 +13,28 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from durak_site.env import (  # noqa: F401 - TRUE_WORDS for the tests
+    TRUE_WORDS,
+    envbool,
+    envchoice,
+    envfloat,
+    envint,
+    envlist,
+    envstr,
+)
 from durak_site.keystrength import entropy_bits
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-# The environment is read here only, and strictly: a value that is not what its variable
-# takes stops the start with a message naming the variable. Unset or empty: the default.
-TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
-
-
-def envstr(name: str, default: str) -> str:
-    return os.getenv(name, "").strip() or default
-
-
-def envbool(name: str, default: str) -> bool:
-    value = envstr(name, default)
-    if value.lower() in TRUE_WORDS:
-        return True
-    if value.lower() in FALSE_WORDS:
-        return False
-    raise ImproperlyConfigured(
-        f"{name} must be 1/true/yes/on or 0/false/no/off (any case), not {value!r}")
-
-
-def envint(name: str, default: str) -> int:
-    value = envstr(name, default)
-    try:
-        return int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
-
-
-def envfloat(name: str, default: str | None) -> float | None:
-    """A number of seconds, fractions allowed; None when unset and no default."""
-    value = os.getenv(name, "").strip() or default
-    if value is None:
-        return None
-    try:
-        number = float(value)
-    except ValueError:
-        number = math.nan
-    if not math.isfinite(number):
-        raise ImproperlyConfigured(f"{name} must be a number (e.g. 2 or 0.5), not {value!r}")
-    return number
-
-
-def envlist(name: str, default: str) -> list[str]:
-    return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
+# The environment is read through durak_site.env only, and strictly.
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 # A developer's switch, off unless asked: players get friendly error pages.
 DEBUG = envbool("DEBUG", "False")
 DEV_SECRET_KEY = "insecure-dev-key-change-me-in-production-0123456789"
-SECRET_KEY = os.getenv("SECRET_KEY", "") or (DEV_SECRET_KEY if DEBUG else "")
+SECRET_KEY = envstr("SECRET_KEY", "") or (DEV_SECRET_KEY if DEBUG else "")
 
 
 MIN_KEY_BITS = 160  # estimated (durak_site.keystrength): token_urlsafe(50) ~390, token_hex(32) ~240
@@ -88,7 +55,7 @@ if not DEBUG and weak_key(SECRET_KEY):
         ".run/secret-key), or set DEBUG=true on a developer's machine.")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
-SITE_NAME = os.getenv("SITE_NAME", "Durak")
+SITE_NAME = envstr("SITE_NAME", "Durak")
 
 INSTALLED_APPS = [
     "daphne",  # first: its runserver serves ASGI (HTTP and WebSockets)
@@ -187,7 +154,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis carries the channel layer and the Celery broker. Without REDIS_URL only the unit
 # tests run, on the in-memory layer (it cannot reach across processes).
-REDIS_URL = os.getenv("REDIS_URL", "")
+REDIS_URL = envstr("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -197,8 +164,8 @@ if REDIS_URL:
             # ~17% more server CPU per move in the load benchmark.
             # channels_redis' pub/sub layer, made to live through a Redis restart: it
             # resubscribes, retries a publish once, and tells its consumers to catch up.
-            "BACKEND": os.environ.get("CHANNEL_LAYER_BACKEND",
-                                      "durak_site.channel_layer.ReconnectingPubSubChannelLayer"),
+            "BACKEND": envstr("CHANNEL_LAYER_BACKEND",
+                              "durak_site.channel_layer.ReconnectingPubSubChannelLayer"),
             # redis-py 8 stops reading after 5 s by default (socket_timeout), exactly as
             # long as the list-based layer blocks waiting for a message: an idle table's
             # consumer crashed with "Timeout reading from ..." every 5 s. Wait longer. A
@@ -305,8 +272,8 @@ def mailer(url: str) -> dict:
     }
 
 
-MAILERS = {"default": mailer(os.getenv("EMAIL_URL", ""))}
-DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "durak@localhost")
+MAILERS = {"default": mailer(envstr("EMAIL_URL", ""))}
+DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "durak@localhost")
 
 LANGUAGE_CODE = "en"
 # Each language named in its own language (the switcher in _base.html shows these names).
@@ -316,13 +283,19 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 # reads as the English.
 MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
 MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)
-TIME_ZONE = os.getenv("TIME_ZONE", "UTC")
+TIME_ZONE = envstr("TIME_ZONE", "UTC")
+try:
+    zoneinfo.ZoneInfo(TIME_ZONE)
+except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+    raise ImproperlyConfigured(
+        f"TIME_ZONE must be an IANA time zone (e.g. UTC or Europe/Helsinki), not {TIME_ZONE!r}"
+    ) from None
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))  # for collectstatic
+STATIC_ROOT = Path(envstr("STATIC_ROOT", str(BASE_DIR / "staticfiles")))  # for collectstatic
 # Let Daphne serve static files itself (see asgi.py); turn off when a proxy serves STATIC_ROOT.
 SERVE_STATIC = envbool("SERVE_STATIC", "True")
 # STATIC_HASHED=true (production, after collectstatic): file names carry a hash of their
@@ -344,9 +317,8 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 # Logs go to stderr: a line of text each, or with LOG_FORMAT=json one JSON object per line
 # (python-json-logger) for a log system; `extra` fields become keys (durak_site/requestlog.py
 # logs every request with its game and duration). LOG_LEVEL (INFO) sets the level.
-LOG_FORMAT = os.getenv("LOG_FORMAT", "text").strip().lower()
-if LOG_FORMAT not in ("text", "json"):
-    raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}")
+LOG_FORMAT = envchoice("LOG_FORMAT", "text", ("text", "json"))
+LOG_LEVEL = envchoice("LOG_LEVEL", "INFO", LOG_LEVELS)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -360,7 +332,7 @@ LOGGING = {
         },
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
-    "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO").upper()},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # Django's own loggers go through the root handler only (no second, plain copy).
     "loggers": {name: {"handlers": [], "propagate": True}
                 for name in ("django", "django.server")},
@@ -419,18 +391,18 @@ BOT_MOVE_BUDGET = envfloat("BOT_MOVE_BUDGET", None)
 # card can be followed (half as long after a person's own move; none at a table of bots).
 BOT_PACE_SECONDS = max(0.0, envfloat("BOT_PACE_SECONDS", "1.0") or 0.0)
 # Links in emails; its scheme decides HTTPS below.
-SITE_URL = os.getenv("SITE_URL", "http://127.0.0.1:8000")
+SITE_URL = envstr("SITE_URL", "http://127.0.0.1:8000")
 # setup_site's admin account; without ADMIN_PASSWORD its password is made up once and kept
 # in RUN_DIR/admin-password (RUN_DIR: where scripts/run keeps its files).
 ADMIN_USERNAME = envstr("ADMIN_USERNAME", "admin")
-ADMIN_PASSWORD = os.getenv("ADMIN_PASSWORD", "")
+ADMIN_PASSWORD = envstr("ADMIN_PASSWORD", "", strip=False)
 RUN_DIR = Path(envstr("RUN_DIR", str(BASE_DIR / ".run")))
 
 # Web push (games.services.push): the private half of the site's VAPID key pair (RFC 8292),
 # the raw P-256 scalar in base64url; scripts/run makes one once in RUN_DIR/vapid-key. Empty:
 # no push notifications (the switch is not offered). VAPID_SUBJECT: how a push service may
 # reach the site's operator.
-VAPID_PRIVATE_KEY = os.getenv("VAPID_PRIVATE_KEY", "").strip()
+VAPID_PRIVATE_KEY = envstr("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = envstr("VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
 # The push services' hosts the site sends to (games.outbound; comma-separated, ".name" for a
 # name and its subdomains); empty: any host on the public internet.

@@ -230,6 +230,10 @@ class Clocked:
 class Game(Invited, Clocked, models.Model):
     """One table: its seats, its match (stored as Match.to_json()) and its version."""
 
+    # Its deal records as a kept snapshot read them (games.present.snapshots); not a field,
+    # and unset until then.
+    kept_records: "list[DealRecord]"
+
     class Status(models.TextChoices):
         OPEN = "open", _("waiting for players")
         PLAYING = "playing", _("playing")

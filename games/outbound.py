@@ -20,10 +20,11 @@ import ssl
 import threading
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from functools import cache
 from urllib.parse import urlsplit
 
 from django.utils.translation import gettext as _
+
+from .kept import memo
 
 CONNECT_TIMEOUT = 3.0  # seconds to connect (and for TLS to begin)
 READ_TIMEOUT = 3.0  # seconds each read may wait for the other side
@@ -151,7 +152,7 @@ def post_to(target: Target, body: bytes, headers: Mapping[str, str]) -> Response
     return _exchange(target, "POST", body, headers)
 
 
-@cache
+@memo("outbound.tls", maxsize=1, lasting=True)
 def _tls() -> ssl.SSLContext:
     return ssl.create_default_context()
 

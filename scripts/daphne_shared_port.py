@@ -13,6 +13,8 @@ import os
 import socket
 import sys
 
+from durak_site.env import envint, envstr
+
 APP = "durak_site.asgi:application"
 
 
@@ -28,7 +30,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 def main() -> None:
-    host, port = os.environ.get("HOST", "127.0.0.1"), int(os.environ.get("PORT", "8000"))
+    host, port = envstr("HOST", "127.0.0.1"), envint("PORT", "8000")
     if ":" in host:
         os.execvp("daphne", ["daphne", "-b", host, "-p", str(port), *sys.argv[1:], APP])
     sock = listening_socket(host, port)

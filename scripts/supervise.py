@@ -1,4 +1,4 @@
-"""A small process supervisor for scripts/run (stdlib only).
+"""A small process supervisor for scripts/run (stdlib, and the site's environment helpers).
 
     python scripts/supervise.py Procfile [--skip NAME] [--once NAME] [--ready NAME=HOST:PORT]
         [--free VAR=HOST:PORT] [--announce TEXT] [--log FILE]
@@ -24,7 +24,9 @@ import subprocess
 import sys
 import time
 
-GRACE = float(os.environ.get("SUPERVISE_GRACE", "10"))  # seconds from SIGTERM to SIGKILL
+from durak_site.env import envfloat
+
+GRACE = envfloat("SUPERVISE_GRACE", "10") or 0.0  # seconds from SIGTERM to SIGKILL
 BACKOFF_FIRST, BACKOFF_MAX, STABLE = 1.0, 30.0, 60.0
 _log_file = None
 

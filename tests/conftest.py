@@ -51,15 +51,12 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_spectator_renders():
-    """games.present.render, snapshots and table keep renders, tables and logs by game id:
-    ids come back in a new test."""
-    from games.present import fragments, render, snapshots, table
+def _fresh_caches():
+    """Every cache a process keeps (games.kept) is emptied: game ids come back in a new
+    test."""
+    from games import kept
 
-    fragments.forget()
-    render.forget()
-    snapshots.forget()
-    table.forget()
+    kept.forget_all()
 
 
 @pytest.fixture(autouse=True)

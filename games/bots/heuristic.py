@@ -23,6 +23,7 @@ from games.engine import (
     Take,
     Transfer,
 )
+from games.kept import memo
 
 
 @dataclass(frozen=True)
@@ -43,17 +44,10 @@ class Params:
 DEFAULT = Params()
 
 # card value for each trump suit and pack: rank, and trumps above every plain card.
-_VALUES: dict[tuple[str, int], list[int]] = {}
-
-
+@memo("bots.heuristic.card_values", maxsize=64)
 def card_values(trump: str, deck_size: int) -> list[int]:
-    key = (trump, deck_size)
-    vals = _VALUES.get(key)
-    if vals is None:
-        bonus = 15 - LOWEST_RANK[deck_size]
-        vals = [c.rank + (bonus if c.suit == trump else 0) for c in ALL_CARDS]
-        _VALUES[key] = vals
-    return vals
+    bonus = 15 - LOWEST_RANK[deck_size]
+    return [c.rank + (bonus if c.suit == trump else 0) for c in ALL_CARDS]
 
 
 _PASS, _TAKE, _EXCHANGE = Pass(), Take(), ExchangeTrump()

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from ..kept import Kept
 from .cards import LOWEST_RANK, SUIT_NAMES, Card, full_deck, mask_cards
 from .claims import LateClaim
 from .rules import Rules
@@ -247,18 +248,12 @@ def sample(cls: type[Deal], v: View, rng: random.Random) -> Deal:
     return deal
 
 
-_RULES: dict[tuple[tuple[str, Any], ...], Rules] = {}
+_RULES: Kept[tuple[tuple[str, Any], ...], Rules] = Kept(256, name="engine.infostate.rules")
 
 
 def _rules(d: dict[str, Any]) -> Rules:
     """`Rules.from_dict`, remembered: search samples thousands of deals per move."""
-    key = tuple(d.items())
-    rules = _RULES.get(key)
-    if rules is None:
-        if len(_RULES) > 256:
-            _RULES.clear()
-        rules = _RULES[key] = Rules.from_dict(d)
-    return rules
+    return _RULES.get_or_make(tuple(d.items()), lambda: Rules.from_dict(d))
 
 
 def _parse(code: str) -> Card:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, cast
 
@@ -30,8 +30,8 @@ from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
-from django.contrib.sessions.models import Session
 from django.db import connection
+from django.db.models import Field, Model
 from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare
 
@@ -53,9 +53,23 @@ CLOSE_TRY_LATER = 1013  # the site's Redis is unreachable: the page falls back t
 
 logger = logging.getLogger(__name__)
 
-# A socket's log-in, checked per frame: its session (unexpired) and its user, in one query.
-_SESSION_AND_USER = ("SELECT s.session_data, u.password, u.is_active FROM {session} s, {user} u"
-                     " WHERE s.session_key = %s AND s.expire_date > %s AND u.id = %s")
+
+
+def session_and_user_sql(session: type[Model], user: type[Model], quote: Callable[[str], str]) -> str:
+    """A socket's log-in, checked per frame: its session (unexpired) and its user, in one
+    query, its tables and columns named by the models (docs/design.md, "Public APIs only")."""
+
+    def column(model: type[Model], name: str) -> str:
+        # Model._meta is Django's documented model API
+        field = model._meta.pk if name == "pk" else model._meta.get_field(name)
+        assert isinstance(field, Field) and field.column is not None
+        return f"{quote(model._meta.db_table)}.{quote(field.column)}"
+
+    return (f"SELECT {column(session, 'session_data')}, {column(user, 'password')},"
+            f" {column(user, 'is_active')}"
+            f" FROM {quote(session._meta.db_table)}, {quote(user._meta.db_table)}"
+            f" WHERE {column(session, 'session_key')} = %s"
+            f" AND {column(session, 'expire_date')} > %s AND {column(user, 'pk')} = %s")
 
 
 def scope_user(scope: Mapping[str, Any]) -> Someone:
@@ -175,10 +189,9 @@ class SiteConsumer(WebsocketConsumer):
         model = get_user_model()
         user: AbstractBaseUser | None
         if isinstance(store, DatabaseSessionStore):  # the session and the user in one query
+            sql = session_and_user_sql(store.get_model_class(), model, connection.ops.quote_name)
             with connection.cursor() as cursor:
-                cursor.execute(_SESSION_AND_USER.format(
-                    session=Session._meta.db_table, user=model._meta.db_table),
-                    [key, timezone.now(), self.user.pk])
+                cursor.execute(sql, [key, timezone.now(), self.user.pk])
                 row = cursor.fetchone()
             if row is not None and tuple(row) == self.session_passed:
                 return True  # the same session data and password as the last check passed

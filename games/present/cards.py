@@ -16,8 +16,9 @@ from django.utils.translation import get_language
 from .. import describe
 from ..engine import Card
 from ..engine.cards import SUIT_SYMBOLS
+from .cache import Kept
 
-_drawn: dict[tuple[str, str, str | None], SafeString] = {}  # a few hundred at most
+_drawn: Kept[tuple[str, str, str | None], SafeString] = Kept(2048, name="present.cards.drawn")
 
 
 def card(code: str, extra_class: str = "", *, language: str | None = None) -> SafeString:
@@ -26,7 +27,8 @@ def card(code: str, extra_class: str = "", *, language: str | None = None) -> Sa
     key = (code, extra_class, language or get_language())
     drawn = _drawn.get(key)
     if drawn is None:
-        drawn = _drawn[key] = _draw(code, extra_class)
+        drawn = _draw(code, extra_class)
+        _drawn.put(key, drawn)
     return drawn
 
 

@@ -13,7 +13,6 @@ them; a count's words (ngettext) are made in games.present.table.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from functools import partial
@@ -30,6 +29,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import get_language, gettext
 
 from .. import describe
+from .cache import Kept, memo
 from .cards import card
 from .rating import rating
 
@@ -61,18 +61,18 @@ def _iso(value: datetime) -> str:
     return localtime(value).isoformat()
 
 
-_words: dict[str, dict[str, str]] = {}  # language -> message -> its words
+_words: Kept[tuple[str, str], str] = Kept(4096, name="present.felt.words")  # (language, message)
 
 
 def words_in(language: str) -> Callable[[str], str]:
     """gettext for a render in `language` (the one put on): each message looked up once
     per process, not once per render (a felt says some forty)."""
-    known = _words.setdefault(language, {})
 
     def words(message: str) -> str:
-        text = known.get(message)
+        text = _words.get((language, message))
         if text is None:
-            text = known[message] = gettext(message)
+            text = gettext(message)
+            _words.put((language, message), text)
         return text
     return words
 
@@ -96,7 +96,7 @@ def render(ctx: Mapping[str, Any]) -> SafeString:
         "_": words_in(language), "card": partial(card, language=language)}))
 
 
-@functools.lru_cache(maxsize=4096)
+@memo("present.felt.play_url", maxsize=4096)
 def _play_url(game_id: int, prefix: str) -> str:
     return reverse("play", args=[game_id])
 

@@ -57,13 +57,16 @@ class Shown:
     coach: bool
 
 
-_shown: Kept[Hashable, Shown] = Kept(render.MAX_KEPT, seconds=render.RENDER_SECONDS)
-_lines: Kept[Hashable, str] = Kept(render.MAX_KEPT, seconds=render.RENDER_SECONDS)
+_shown: Kept[Hashable, Shown] = Kept(render.MAX_KEPT, seconds=render.RENDER_SECONDS,
+                                     name="present.fragments.shown")
+_lines: Kept[Hashable, str] = Kept(render.MAX_KEPT, seconds=render.RENDER_SECONDS,
+                                   name="present.fragments.lines")
 _frames: Kept[Hashable, tuple[str | None, Shown | None]] = Kept(
-    render.MAX_KEPT, seconds=render.RENDER_SECONDS)
+    render.MAX_KEPT, seconds=render.RENDER_SECONDS, name="present.fragments.frames")
 # Frames for anonymous watchers, under a name the socket makes without reading the game
 # (games.live.table: a watcher's push needs no thread and no context).
-_watched: Kept[Hashable, tuple[str, Shown]] = Kept(render.MAX_KEPT, seconds=render.RENDER_SECONDS)
+_watched: Kept[Hashable, tuple[str, Shown]] = Kept(render.MAX_KEPT, seconds=render.RENDER_SECONDS,
+                                                  name="present.fragments.watched")
 
 
 def forget() -> None:

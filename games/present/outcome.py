@@ -115,7 +115,9 @@ def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict[str
     if match is None:
         return {}
     rules = match.rules
-    records = list(game.deal_records.all())  # in deal order (DealRecord.Meta); prefetched
+    records = getattr(game, "kept_records", None)  # a kept snapshot's (games.present.snapshots)
+    if records is None:
+        records = list(game.deal_records.all())  # in deal order (DealRecord.Meta)
     resigned_seats = [s for s in seats if s.resigned_deal is not None]
     out: dict[str, Any] = {
         "deal_records": [{"number": r.number, "verdict": deal_verdict(r, rules, seats)}

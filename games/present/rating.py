@@ -16,7 +16,8 @@ from ..models import Rating
 from ..services.ratings import Shown, shown
 from .cache import Kept
 
-_marks: Kept[tuple[float, float, int, str | None], SafeString] = Kept(4096)
+_marks: Kept[tuple[float, float, int, str | None], SafeString] = Kept(
+    4096, name="present.rating.marks")
 
 
 def rating_html(rating: Shown, games: int) -> SafeString:
@@ -41,7 +42,7 @@ def rating(player: Any, teams: bool = False) -> str:
     if player is None or not getattr(player, "pk", None):
         return ""
     pool = Rating.Pool.TEAMS if teams else Rating.Pool.INDIVIDUAL
-    kept = getattr(player, "_prefetched_objects_cache", {}).get("ratings")
+    kept = getattr(player, "kept_ratings", None)
     if kept is not None:  # read with the seats (games.present.snapshots): no query per seat
         row = next((r for r in kept if r.pool == pool), None)
     else:

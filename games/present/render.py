@@ -21,7 +21,6 @@ time ("59 minutes left") are never old.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Hashable
 from functools import cached_property
 from typing import Any
@@ -43,7 +42,7 @@ from .. import services
 from ..models import ChatMessage, Game, Seat
 from ..services.access import Someone, seats_of
 from . import outcome
-from .cache import Kept
+from .cache import Kept, memo
 from .lesson import lesson_context
 from .orders import orders_key, own_orders
 from .table import table_context
@@ -55,7 +54,8 @@ MAX_KEPT = 1024  # renders kept: the newest versions of many tables (least recen
 RENDER_SECONDS = 30.0
 TABLE = "games/table.html"
 
-_rendered: Kept[Hashable, str] = Kept(MAX_KEPT, seconds=RENDER_SECONDS)
+_rendered: Kept[Hashable, str] = Kept(MAX_KEPT, seconds=RENDER_SECONDS,
+                                       name="present.render.rendered")
 
 
 def get(key: Hashable | None) -> str | None:
@@ -121,7 +121,7 @@ def reader_context(game: Game, user: Someone, *, invite: str, message: str | Non
     return ctx
 
 
-@functools.lru_cache(maxsize=4096)
+@memo("present.render.way_back", maxsize=4096)
 def _way_back(game_id: int, invite: str, prefix: str) -> tuple[str, str]:
     """The log-in and sign-up links that come back to this table, its invite kept (one
     reverse per table, not per render)."""

@@ -20,10 +20,10 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
-from django.db.models import Model, Prefetch, prefetch_related_objects
+from django.db.models import Prefetch, prefetch_related_objects
 
 from ..models import DealRecord, Game, Rating, RulePreset, Seat
 from ..services import carried as carried_rows
@@ -51,8 +51,10 @@ class Shared:
     records: list[DealRecord]
 
 
-_kept: Kept[tuple[int, int], tuple[Game, list[Seat]]] = Kept(MAX_KEPT)
-_shared: Kept[int, Shared] = Kept(MAX_KEPT)  # by game; its own clock (SHARED_SECONDS)
+_kept: Kept[tuple[int, int], tuple[Game, list[Seat]]] = Kept(
+    MAX_KEPT, name="present.snapshots.kept")
+# by game; its own clock (SHARED_SECONDS)
+_shared: Kept[int, Shared] = Kept(MAX_KEPT, name="present.snapshots.shared")
 
 
 def read(game_id: int) -> tuple[Game, list[Seat]] | None:
@@ -94,13 +96,14 @@ def _complete(game: Game, seats: list[Seat]) -> None:
              and shared.preset.pk == game.preset_id and shared.players == ids
              and getattr(shared.created_by, "pk", None) == game.created_by_id)
     if not fresh or shared is None:
-        prefetch_related_objects(players, Prefetch("ratings", queryset=Rating.objects.all()))
+        prefetch_related_objects(players, Prefetch("ratings", queryset=Rating.objects.all(),
+                                                   to_attr="kept_ratings"))
         maker = next((p for p in players if p.pk == game.created_by_id), None)
         if maker is None and game.created_by_id is not None:
             maker = get_user_model().objects.filter(pk=game.created_by_id).first()
         shared = Shared(read_at=time.monotonic(),
                         preset=RulePreset.objects.get(pk=game.preset_id), created_by=maker,
-                        players=ids, ratings={p.pk: list(p.ratings.all()) for p in players},
+                        players=ids, ratings={p.pk: p.kept_ratings for p in players},
                         deals_key=deals_key, records=list(game.deal_records.all()))
     elif shared.deals_key != deals_key:
         shared = Shared(read_at=shared.read_at, preset=shared.preset,
@@ -109,21 +112,10 @@ def _complete(game: Game, seats: list[Seat]) -> None:
     _shared.put(game.pk, shared)
     game.preset = shared.preset
     game.created_by = shared.created_by
-    _prefetched(game, "deal_records", shared.records)
+    # Read without a query by games.present.outcome and the rating tag.
+    game.kept_records = shared.records
     for player in players:
-        _prefetched(player, "ratings", shared.ratings[player.pk])
-
-
-def _prefetched(instance: Model, name: str, objects: list[Any]) -> None:
-    """`instance.<name>.all()` answers `objects` without a query, as prefetch_related
-    leaves it (the rating tag and games.present.outcome read them so)."""
-    cache = getattr(instance, "_prefetched_objects_cache", None)
-    if cache is None:
-        cache = instance._prefetched_objects_cache = {}  # type: ignore[attr-defined]  # Django's own
-    cache.pop(name, None)
-    queryset = getattr(instance, name).all()  # lazy: no query
-    queryset._result_cache, queryset._prefetch_done = list(objects), True
-    cache[name] = queryset
+        player.kept_ratings = shared.ratings[player.pk]
 
 
 def at(game_id: int, version: int | None,

@@ -90,7 +90,8 @@ ACTIONS = {"attack", "defend", "transfer", "take", "pass", "exchange"}
 
 
 MAX_LOGS = 1024  # deals whose log lines are kept (least recently used out)
-_logs: Kept[Hashable, tuple[list[dict[str, Any]], list[str | None]]] = Kept(MAX_LOGS)
+_logs: Kept[Hashable, tuple[list[dict[str, Any]], list[str | None]]] = Kept(
+    MAX_LOGS, name="present.table.logs")
 
 
 def event_lines(key: Hashable, history: list[dict[str, Any]], name: Namer) -> list[str | None]:

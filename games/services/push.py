@@ -11,7 +11,6 @@ or silent device costs only itself: it is dropped when the push service says it 
 from __future__ import annotations
 
 import base64
-import functools
 import json
 import logging
 import time
@@ -30,6 +29,7 @@ from py_vapid import Vapid02
 from pywebpush import WebPusher
 
 from .. import outbound
+from ..kept import memo
 from ..models import Game, PushSubscription, Seat
 from .errors import BadRequest
 from .words import deadline_words, for_player, game_name, time_left_words
@@ -45,7 +45,7 @@ MAX_DEVICES = 10  # a player's subscriptions: a new one beyond makes the oldest 
 MAX_FAILURES = 5  # failed sends in a row that drop a device
 
 
-@functools.cache
+@memo("services.push.vapid", maxsize=4, lasting=True)
 def _vapid(private_key: str) -> Vapid02:
     return Vapid02.from_raw(private_key.encode())
 

@@ -2,12 +2,13 @@
 seats in order with their players, the changed columns of a row and a new row (the move's
 log line) (docs/design.md, "How a move flows").
 
-The ORM compiles a statement's SQL again each time it runs it; for the statements of a
-move that was most of the move's own time. Here each is compiled once per database and
-process, then run with new values: read columns are converted as the ORM converts them and
-objects made as it makes them (`Model.from_db`, the seat's game and player cached on it);
-written values are prepared as it prepares them (`pre_save`, `get_db_prep_save`). There is
-no signal for these models' saves to skip.
+The ORM builds a statement's SQL again each time it runs it; for the statements of a move
+that was most of the move's own time. Here the SQL is written out once per database and
+process from the models' fields (docs/design.md, "Public APIs only") and run through
+`connection.cursor()`: read columns are converted by the converters the field and the
+backend give (`get_db_converters`, as the ORM converts them), objects made by
+`Model.from_db`; written values are prepared as the ORM prepares them (`pre_save`,
+`get_db_prep_save`). There is no signal for these models' saves to skip.
 """
 
 from __future__ import annotations
@@ -18,82 +19,109 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Field, Model, QuerySet
+from django.db.models import Field, Model
 from django.db.transaction import TransactionManagementError
 
+from ..kept import Kept
 from ..models import Game, Seat
 
-_ID = -1  # the id the statement is compiled with; the real one takes its place
+Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
 
 
 @dataclass(frozen=True)
-class _Compiled:
+class Table:
+    """One model's columns in a SELECT: where they start, their attnames, and where its
+    primary key is among them."""
+
+    model: type[Model]
+    start: int
+    names: list[str]
+    pk: int
+
+
+@dataclass(frozen=True)
+class Select:
     sql: str
-    converters: list[tuple[int, list[Any], Any]]  # column, its converters, its expression
-    # per model: its columns, their attnames and where its primary key is among them
-    models: list[tuple[type[Model], list[int], list[str], int]]
+    tables: list[Table]
+    converters: list[tuple[int, list[Converter], Any]]  # column, its converters, its column
+
+
+def _select(connection: BaseDatabaseWrapper, model: type[Model], *,
+            join: tuple[str, type[Model]] | None = None, where: str,
+            order_by: str | None = None, lock: bool = False) -> Select:
+    """SELECT every concrete column of `model` (and of the model `join` names by its
+    foreign key, LEFT JOINed) WHERE the field `where` is the one parameter."""
+    quote = connection.ops.quote_name
+    columns: list[str] = []
+    tables: list[Table] = []
+    converters: list[tuple[int, list[Converter], Any]] = []
+    for each in [model] + ([join[1]] if join else []):
+        meta = each._meta  # Model._meta is Django's documented model API
+        fields = list(meta.concrete_fields)
+        names = [f.attname for f in fields]
+        tables.append(Table(each, len(columns), names, names.index(meta.pk.attname)))
+        for field in fields:
+            assert field.column is not None  # a concrete field has its column
+            col = field.get_col(meta.db_table)
+            functions = [*connection.ops.get_db_converters(col),
+                         *field.get_db_converters(connection)]
+            if functions:
+                converters.append((len(columns), functions, col))
+            columns.append(f"{quote(meta.db_table)}.{quote(field.column)}")
+    meta = model._meta
+    sql = f"SELECT {', '.join(columns)} FROM {quote(meta.db_table)}"
+    if join:
+        fk = meta.get_field(join[0])
+        other = join[1]._meta
+        assert isinstance(fk, Field) and fk.column is not None and other.pk.column is not None
+        sql += (f" LEFT OUTER JOIN {quote(other.db_table)} ON ({quote(meta.db_table)}."
+                f"{quote(fk.column)} = {quote(other.db_table)}.{quote(other.pk.column)})")
+    key = meta.get_field(where)
+    assert isinstance(key, Field) and key.column is not None
+    sql += f" WHERE {quote(meta.db_table)}.{quote(key.column)} = %s"
+    if order_by:
+        ordered = meta.get_field(order_by)
+        assert isinstance(ordered, Field) and ordered.column is not None
+        sql += f" ORDER BY {quote(meta.db_table)}.{quote(ordered.column)} ASC"
+    if lock and connection.features.has_select_for_update:
+        sql += " " + connection.ops.for_update_sql()
+    return Select(sql, tables, converters)
 
 
 class Statement:
-    """A queryset of one model (and what it select_relates) whose only parameter is an id,
-    compiled once per database: `rows(id)` runs it and converts its columns as the
-    queryset would."""
+    """A SELECT whose only parameter is an id, written out once per database (`make`):
+    `rows(id)` runs it and converts its columns as the ORM would."""
 
-    def __init__(self, queryset: Callable[[int], QuerySet[Any]]):
-        self._queryset = queryset
-        self._compiled: dict[tuple[str, str], _Compiled] = {}
+    def __init__(self, name: str, make: Callable[[BaseDatabaseWrapper], Select]):
+        self.make = make
+        self.made: Kept[tuple[str, str], Select] = Kept(8, name=f"services.rows.{name}")
 
-    def _compile(self, alias: str) -> _Compiled:
+    def rows(self, id_: int, alias: str = DEFAULT_DB_ALIAS) -> tuple[Select, list[list[Any]]]:
         connection = connections[alias]
-        key = (alias, connection.vendor)
-        compiled = self._compiled.get(key)
-        if compiled is None:
-            compiler = self._queryset(_ID).query.get_compiler(using=alias)
-            sql, params = compiler.as_sql()
-            if list(params) != [_ID]:
-                raise ValueError(f"a statement takes the id alone, not {params!r}")
-            expressions = [expression for expression, _, _ in compiler.select]
-            converters = [(i, functions, expression) for i, (functions, expression)
-                          in compiler.get_converters(expressions).items()]
-            models = []
-            infos = [compiler.klass_info]
-            while infos:  # the model, then what it select_relates
-                info = infos.pop(0)
-                columns = list(info["select_fields"])
-                names = [expressions[i].target.attname for i in columns]
-                models.append((info["model"], columns, names,
-                               names.index(info["model"]._meta.pk.attname)))
-                infos.extend(info.get("related_klass_infos", []))
-            compiled = self._compiled[key] = _Compiled(sql, converters, models)
-        return compiled
-
-    def rows(self, id_: int, alias: str = DEFAULT_DB_ALIAS) -> tuple[_Compiled, list[list[Any]]]:
-        compiled = self._compile(alias)
-        connection = connections[alias]
+        select = self.made.get_or_make((alias, connection.vendor), lambda: self.make(connection))
         with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, [id_])
+            cursor.execute(select.sql, [id_])
             rows = [list(row) for row in cursor.fetchall()]
         for row in rows:
-            for i, functions, expression in compiled.converters:
+            for i, functions, col in select.converters:
                 value = row[i]
                 for convert in functions:
-                    value = convert(value, expression, connection)
+                    value = convert(value, col, connection)
                 row[i] = value
-        return compiled, rows
+        return select, rows
 
 
-def _make(model: type[Model], columns: Sequence[int], names: list[str], pk: int,
-          row: list[Any], alias: str) -> Model | None:
-    values = [row[i] for i in columns]
-    if values[pk] is None:
+def _make(table: Table, row: list[Any], alias: str) -> Model | None:
+    values = row[table.start:table.start + len(table.names)]
+    if values[table.pk] is None:
         return None  # the LEFT JOIN found nothing (an empty seat)
-    return model.from_db(alias, names, values)
+    return table.model.from_db(alias, table.names, values)
 
 
-_GAME = Statement(lambda id_: Game.objects.filter(pk=id_))
-_LOCKED_GAME = Statement(lambda id_: Game.objects.select_for_update().filter(pk=id_))
-_SEATS = Statement(lambda id_: Seat.objects.filter(game_id=id_).select_related("player")
-                   .order_by("number"))
+_GAME = Statement("game", lambda c: _select(c, Game, where="id"))
+_LOCKED_GAME = Statement("locked_game", lambda c: _select(c, Game, where="id", lock=True))
+_SEATS = Statement("seats", lambda c: _select(
+    c, Seat, join=("player", Seat.player.field.related_model), where="game", order_by="number"))
 
 
 def game(game_id: object, *, lock: bool = False) -> Game | None:
@@ -109,38 +137,38 @@ def game(game_id: object, *, lock: bool = False) -> Game | None:
         return None
     if lock and connections[DEFAULT_DB_ALIAS].get_autocommit():
         raise TransactionManagementError("a game row is locked inside a transaction only")
-    compiled, rows = (_LOCKED_GAME if lock else _GAME).rows(id_)
+    select, rows = (_LOCKED_GAME if lock else _GAME).rows(id_)
     if not rows:
         return None
-    found = _make(*compiled.models[0], rows[0], DEFAULT_DB_ALIAS)
+    found = _make(select.tables[0], rows[0], DEFAULT_DB_ALIAS)
     assert isinstance(found, Game)
     return found
 
 
 def seats(game: Game) -> list[Seat]:
     """The game's seats in order, each with its game (`game`) and player."""
-    compiled, rows = _SEATS.rows(game.pk)
-    seat_model, player_model = compiled.models
-    alias = game._state.db or DEFAULT_DB_ALIAS
+    alias = router.db_for_read(Seat, instance=game) or DEFAULT_DB_ALIAS
+    select, rows = _SEATS.rows(game.pk, alias)
+    seat_table, player_table = select.tables
     out = []
     for row in rows:
-        seat = _make(*seat_model, row, alias)
+        seat = _make(seat_table, row, alias)
         assert isinstance(seat, Seat)
-        Seat.game.field.set_cached_value(seat, game)
-        Seat.player.field.set_cached_value(seat, _make(*player_model, row, alias))
+        seat.game = game
+        seat.player = _make(player_table, row, alias)  # type: ignore[assignment]
         out.append(seat)
     return out
 
 
-_WRITES: dict[tuple[object, ...], tuple[str, list[Field[Any, Any]]]] = {}
+_WRITES: Kept[tuple[object, ...], tuple[str, list[Field[Any, Any]]]] = Kept(
+    64, name="services.rows.writes")
 
 
 def _writing(model: type[Model], names: tuple[str, ...] | None,
              connection: BaseDatabaseWrapper) -> tuple[str, list[Field[Any, Any]]]:
     """The UPDATE of `names` (None: the INSERT of a new row) and its fields, made once."""
-    key = (model, names, connection.alias, connection.vendor)
-    made = _WRITES.get(key)
-    if made is None:
+
+    def make() -> tuple[str, list[Field[Any, Any]]]:
         meta = model._meta
 
         def quote(field: Field[Any, Any]) -> str:
@@ -156,13 +184,14 @@ def _writing(model: type[Model], names: tuple[str, ...] | None,
             fields = [meta.get_field(name) for name in names]  # type: ignore[misc]
             sql = (f"UPDATE {table} SET {', '.join(f'{quote(f)} = %s' for f in fields)}"
                    f" WHERE {quote(meta.pk)} = %s")
-        made = _WRITES[key] = (sql, fields)
-    return made
+        return sql, fields
+
+    return _WRITES.get_or_make((model, names, connection.alias, connection.vendor), make)
 
 
 def update(obj: Model, names: Sequence[str]) -> None:
     """Write the columns `names` of `obj`'s row, as `obj.save(update_fields=names)` would."""
-    connection = connections[obj._state.db or DEFAULT_DB_ALIAS]
+    connection = connections[router.db_for_write(type(obj), instance=obj) or DEFAULT_DB_ALIAS]
     sql, fields = _writing(type(obj), tuple(names), connection)
     values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
     with connection.cursor() as cursor:

@@ -1,8 +1,8 @@
 """Catching up: a table socket that missed group events (the channel layer lost Redis, so
 they were never delivered) gets the newer table and the chat lines it lacks when the layer
 is back, when the page asks (its socket's sync on every open), when a later chat line
-comes, and through the table's poll; the channel layer resubscribes and retries a
-publish (durak_site.channel_layer, with a stand-in for Redis)."""
+comes, and through the table's poll; the channel layer tells its group members once Redis
+answers again (durak_site.channel_layer, around Channels' in-memory layer)."""
 
 import asyncio
 import json
@@ -10,7 +10,7 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from durak_site import channel_layer
@@ -242,118 +242,88 @@ def test_the_tables_poll_brings_the_chat_lines_after_the_last_one_shown(duel, al
 
 
 # ----------------------------------------------------------------------------- the layer
-class StandInPubSub:
-    """redis-py's PubSub as the shard uses it; reads fail while `down`."""
+class StandInRedis:
+    """Redis as the watcher's client sees it: its ping fails while `down`."""
 
-    def __init__(self, failing_subscribes=0, error=RedisConnectionError):
+    def __init__(self):
         self.down = False
-        self.error = error
-        self.subscribed = True
-        self.subscribe_calls = []
-        self.failing_subscribes = failing_subscribes
+        self.pings = 0
+        self.closed = False
 
-    async def get_message(self, ignore_subscribe_messages=True, timeout=0.1):
-        await asyncio.sleep(0.01)
+    async def ping(self):
+        self.pings += 1
         if self.down:
-            raise self.error("Connection closed by server.")
+            raise RedisConnectionError("Connection closed by server.")
+        return True
+
+    async def aclose(self):
+        self.closed = True
+
+
+def watched_layer(monkeypatch):
+    """The site's layer around Channels' in-memory layer (Redis's part is redis-py's
+    and channels_redis' own), its ping a stand-in."""
+    monkeypatch.setattr(channel_layer, "CHECK_SECONDS", 0.01)
+    layer = channel_layer.ReconnectingPubSubChannelLayer(
+        hosts=[{"address": "redis://127.0.0.1:1/0"}])
+    layer.layer = InMemoryChannelLayer()
+    redis = StandInRedis()
+    layer.client = lambda host: redis
+    return layer, redis
+
+
+async def heard(layer, channel, timeout=0.2):
+    try:
+        return await asyncio.wait_for(layer.receive(channel), timeout)
+    except TimeoutError:
         return None
 
-    async def subscribe(self, *channels):
-        if self.failing_subscribes:
-            self.failing_subscribes -= 1
-            raise RedisConnectionError("Connection closed by server.")
-        self.subscribe_calls.append(set(channels))
-
-
-class StandInPool:
-    def __init__(self):
-        self.idle_closed = 0
-
-    async def disconnect(self, inuse_connections=True):
-        assert not inuse_connections  # the subscriber's connection stays
-        self.idle_closed += 1
-
-
-class StandInRedis:
-    def __init__(self, failures):
-        self.failures = failures
-        self.published = []
-        self.connection_pool = StandInPool()
-
-    async def publish(self, channel, message):
-        if self.failures:
-            self.failures -= 1
-            raise RedisConnectionError("Connection closed by server.")
-        self.published.append((channel, message))
-
-    async def aclose(self, close_connection_pool=True):
-        pass
-
-
-def shard_of(layer_loop):
-    [shard] = layer_loop._shards
-    return shard
-
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("error", [RedisConnectionError, TimeoutError])
-async def test_the_layer_resubscribes_and_tells_grouped_channels_once_redis_is_back(
-        monkeypatch, error):
-    monkeypatch.setattr(channel_layer, "RETRY_SECONDS", 0.01)
-    layer = channel_layer.ReconnectingPubSubChannelLayer(
-        hosts=[{"address": "redis://127.0.0.1:1/0"}])
-    loop_layer = layer._get_layer()
-    shard = shard_of(loop_layer)
-    pubsub = StandInPubSub(error=error)
-    shard._redis, shard._pubsub = StandInRedis(0), pubsub
-    for name in ("in-a-game", "in-two-groups", "in-no-group"):
-        loop_layer.channels[name] = asyncio.Queue()
-    loop_layer.groups = {"asgi__group__game-1": {"in-a-game", "in-two-groups"},
-                         "asgi__group__user-1": {"in-two-groups"}}
-    shard._subscribed_to = {"in-a-game", "asgi__group__game-1", "asgi__group__user-1"}
-
-    task = asyncio.ensure_future(shard._do_receiving())
+async def test_once_redis_is_back_each_channel_in_a_group_is_told_once(monkeypatch):
+    layer, ping = watched_layer(monkeypatch)
+    in_a_game, in_two, in_none = [await layer.new_channel() for _ in range(3)]
+    await layer.group_add("game-1", in_a_game)
+    await layer.group_add("game-1", in_two)
+    await layer.group_add("user-1", in_two)
     try:
-        pubsub.down = True
+        ping.down = True
         await asyncio.sleep(0.1)
-        assert all(q.empty() for q in loop_layer.channels.values())  # nothing while down
-        pubsub.down = False
-        for name in ("in-a-game", "in-two-groups"):
-            message = await asyncio.wait_for(loop_layer.channels[name].get(), 2)
-            assert layer.deserialize(message) == {"type": "layer.reconnected"}
-            assert loop_layer.channels[name].empty()  # once, though in two groups
-        assert loop_layer.channels["in-no-group"].empty()
-        assert pubsub.subscribe_calls == [shard._subscribed_to]
+        assert await heard(layer, in_a_game) is None  # nothing while down
+        ping.down = False
+        for channel in (in_a_game, in_two):
+            assert await heard(layer, channel, 2) == {"type": "layer.reconnected"}
+            assert await heard(layer, channel) is None  # once, though in two groups
+        assert await heard(layer, in_none) is None
+        before = ping.pings
+        await asyncio.sleep(0.1)
+        assert ping.pings > before and await heard(layer, in_a_game) is None  # only after a loss
     finally:
-        task.cancel()
+        await layer.flush()
+    await asyncio.sleep(0.05)
+    assert not layer.watchers and not layer.members and ping.closed
 
 
 @pytest.mark.asyncio
-async def test_a_publish_on_a_broken_connection_is_tried_once_more():
+async def test_a_channel_that_left_its_groups_is_not_told(monkeypatch):
+    layer, ping = watched_layer(monkeypatch)
+    stays, leaves = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("game-1", stays)
+    await layer.group_add("game-1", leaves)
+    await layer.group_discard("game-1", leaves)
+    try:
+        ping.down = True
+        await asyncio.sleep(0.05)
+        ping.down = False
+        assert await heard(layer, stays, 2) == {"type": "layer.reconnected"}
+        assert await heard(layer, leaves) is None
+    finally:
+        await layer.flush()
+
+
+def test_every_host_retries_a_broken_connection_once_on_a_fresh_one():
     layer = channel_layer.ReconnectingPubSubChannelLayer(
-        hosts=[{"address": "redis://127.0.0.1:1/0"}])
-    shard = shard_of(layer._get_layer())
-    shard._redis, shard._pubsub = StandInRedis(failures=1), StandInPubSub()
-    await layer.group_send("game-1", {"type": "game.changed", "version": 3})
-    assert [channel for channel, _ in shard._redis.published] == ["asgi__group__game-1"]
-    assert shard._redis.connection_pool.idle_closed == 1  # the retry connects afresh
-
-    shard._redis = StandInRedis(failures=2)  # Redis is gone: the error is the caller's
-    with pytest.raises(RedisConnectionError):
-        await layer.group_send("game-1", {"type": "game.changed", "version": 4})
-
-
-@pytest.mark.asyncio
-async def test_a_subscribe_on_a_broken_connection_is_tried_once_more():
-    layer = channel_layer.ReconnectingPubSubChannelLayer(
-        hosts=[{"address": "redis://127.0.0.1:1/0"}])
-    shard = shard_of(layer._get_layer())
-    shard._redis, shard._pubsub = StandInRedis(0), StandInPubSub(failing_subscribes=1)
-    shard._receive_task = asyncio.ensure_future(asyncio.sleep(0))  # no reader here
-    channel = await layer.new_channel()  # a new socket's, before its handshake ends
-    assert channel in shard._subscribed_to
-    assert shard._pubsub.subscribe_calls == [{channel}]
-
-    shard._pubsub.failing_subscribes = 2  # Redis is gone: the error is the caller's
-    with pytest.raises(RedisConnectionError):
-        await layer.group_add("game-1", channel)
+        hosts=[{"address": "redis://127.0.0.1:1/0", "socket_timeout": 30}])
+    [host] = layer.hosts
+    assert host["socket_timeout"] == 30 and host["retry"].get_retries() == 1
+    assert RedisConnectionError in host["retry_on_error"]

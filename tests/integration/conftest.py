@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils.module_loading import import_string
 
+from durak_site.channel_layer import ReconnectingPubSubChannelLayer
 from games import services
 from games.engine import Match
 from games.models import Game, RulePreset
@@ -53,7 +54,8 @@ def real_services(transactional_db):
     assert settings.REDIS_URL, "the integration tier needs Redis (REDIS_URL): run scripts/test"
     assert not settings.CELERY_TASK_ALWAYS_EAGER, "Celery must use the real broker here"
     assert issubclass(import_string(settings.CHANNEL_LAYERS["default"]["BACKEND"]),
-                      (RedisChannelLayer, RedisPubSubChannelLayer)), (
+                      (RedisChannelLayer, RedisPubSubChannelLayer,
+                       ReconnectingPubSubChannelLayer)), (
         "the channel layer must be Redis here")
     client = redis.Redis.from_url(settings.REDIS_URL)
     client.ping()

@@ -1,5 +1,6 @@
-"""The environment is read in settings only, and strictly: a boolean or number that is not
-one stops the start with a message naming the variable."""
+"""The environment is read through durak_site.env only, and strictly: a boolean, number,
+log level or time zone that is not one stops the start with a message naming the
+variable."""
 
 import ast
 import json
@@ -36,6 +37,9 @@ def last_line(text: str) -> str:
     ("WS_MAX_PER_GAME", "lots", ["whole number"]),  # a whole number
     ("REMINDER_INTERVAL", "soon", ["number"]),  # seconds, fractions allowed
     ("BOT_MOVE_BUDGET", "fast", ["number"]),  # optional seconds
+    ("LOG_LEVEL", "LOUD", ["DEBUG", "WARNING"]),  # one of logging's levels
+    ("LOG_FORMAT", "xml", ["text", "json"]),
+    ("TIME_ZONE", "Mars/Olympus", ["time zone"]),
 ])
 def test_a_bad_value_stops_the_start_with_a_message_naming_the_variable(name, value, words):
     result = manage_check(**{name: value})
@@ -131,8 +135,9 @@ def test_numbers_are_read_with_spaces_trimmed(monkeypatch):
     assert site_settings.envfloat(VAR, "1") == 42.0
 
 
-# Settings modules, and the DJANGO_SETTINGS_MODULE line of the entry points.
-SETTINGS = {"durak_site/settings.py", "durak_site/test_settings.py"}
+# The helpers that read the environment, the test settings (which only set it, for the
+# site's processes), and the DJANGO_SETTINGS_MODULE line of the entry points.
+SETTINGS = {"durak_site/env.py", "durak_site/test_settings.py"}
 ENTRY_POINTS = {"durak_site/asgi.py", "durak_site/wsgi.py", "durak_site/celery.py"}
 ENV_NAMES = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
 
@@ -163,18 +168,25 @@ def environment_reads(path: Path, relative: str) -> list[str]:
     return found
 
 
-def test_nothing_outside_settings_reads_the_environment():
+# The benchmarks are no part of the site: these set the environment of the processes they
+# start, as a shell would, and read their own knobs.
+BENCHMARKS = {"bench/loadecho.py", "bench/loadtest.py", "bench/movebench.py", "bench/queues.py",
+              "bench/scaleout.py", "bench/sweep.py"}
+
+
+def test_nothing_outside_the_helpers_reads_the_environment():
     found, seen = [], 0
-    # bench/ is no part of the site: its tools set the environment as a shell would.
-    for package in ("games", "accounts", "durak_site"):
-        for path in sorted((ROOT / package).rglob("*.py")):
-            relative = path.relative_to(ROOT).as_posix()
-            if relative in SETTINGS:
-                continue
-            seen += 1
-            found += environment_reads(path, relative)
+    paths = [path for package in ("games", "accounts", "durak_site", "bench")
+             for path in sorted((ROOT / package).rglob("*.py"))]
+    for path in [*paths, *sorted((ROOT / "scripts").glob("*.py"))]:
+        relative = path.relative_to(ROOT).as_posix()
+        if relative in SETTINGS | BENCHMARKS:
+            continue
+        seen += 1
+        found += environment_reads(path, relative)
     assert seen > 50  # the scan saw the site
-    assert not found, "read the environment in settings.py instead:\n" + "\n".join(found)
+    assert not found, ("read the environment through durak_site.env's helpers instead:\n"
+                       + "\n".join(found))
 
 
 def test_the_scan_finds_each_way_of_reading_the_environment(tmp_path):
