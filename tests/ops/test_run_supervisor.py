@@ -3,7 +3,7 @@
 These start the real scripts/run (private Redis, Daphne, Celery worker and beat) on free
 ports, with a temporary RUN_DIR and SQLite database. Processes are found by walking
 /proc from scripts/run's pid, so the tests judge any scripts/run, not only this one.
-About 13 s in all on 2 cores (the site starts twice), so they are in the fast tier.
+They are in the second tier (marked integration): each start takes 10–20 s of 2 cores.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN = ROOT / "scripts" / "run"
+
+pytestmark = pytest.mark.integration
 
 
 def free_port() -> int:
