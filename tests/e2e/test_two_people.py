@@ -2,7 +2,6 @@
 they play a whole deal by clicking; each sees the other's moves arrive live."""
 
 import random
-import time
 
 import pytest
 from playwright.sync_api import expect
@@ -21,7 +20,6 @@ from tests.e2e.helpers import (
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 MAX_MOVES = 400  # a two-player deal of 36 cards takes far fewer
-PLAY_SECONDS = 150
 
 
 def test_it_plays_a_private_deal_between_two_people_live(new_page):
@@ -59,7 +57,7 @@ def test_it_plays_a_private_deal_between_two_people_live(new_page):
     people = [anna, boris]
     navigations = {p.username: len(p.navigations) for p in people}
     rng = random.Random(20240601)
-    kinds, end = [], time.monotonic() + PLAY_SECONDS
+    kinds = []
     for _ in range(MAX_MOVES):
         states = [p.state() for p in people]
         if all(s["over"] for s in states):
@@ -77,7 +75,6 @@ def test_it_plays_a_private_deal_between_two_people_live(new_page):
         assert seen["version"] == move.after
         assert seen["log"] == mover.state()["log"], "both see the same account of the deal"
         assert seen["table"] == mover.state()["table"], "both see the same cards on the table"
-        assert time.monotonic() < end, f"the deal took too long ({len(kinds)} moves)"
     else:
         pytest.fail(f"no end after {MAX_MOVES} moves")
 

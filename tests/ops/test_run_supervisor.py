@@ -167,15 +167,12 @@ def test_a_busy_port_stops_the_start_with_a_message_naming_it(tmp_path, var):
         busy.listen()
         port = busy.getsockname()[1]
         env = run_env(tmp_path, **{var: str(port)})
-        started = time.monotonic()
         result = subprocess.run([str(RUN)], cwd=ROOT, env=env, capture_output=True,
                                 text=True, timeout=60, start_new_session=True)
-        took = time.monotonic() - started
     out = result.stdout + result.stderr
     assert result.returncode != 0, out
     assert str(port) in result.stderr and f"{var}=" in result.stderr, out
     assert "Serving on" not in out and "migrate" not in out, out
-    assert took < 20, f"{took:.1f} s"
     assert not (tmp_path / "db.sqlite3").exists(), "migrated before refusing"
 
 
