@@ -31,6 +31,7 @@ import redis
 from django.db import connection
 
 from tests.e2e.helpers import TIMEOUT_MS
+from tests.integration.procs import free_port  # noqa: F401 - the one way, re-exported
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -65,12 +66,6 @@ def server_error(output: str) -> re.Match | None:
 
 
 # ----------------------------------------------------------------------------- processes
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def wait_until(check, timeout: float, what: str, proc: subprocess.Popen | None = None,
                log: Path | None = None):
     """Poll `check()` until it is truthy; fail after `timeout` seconds or if `proc` died."""

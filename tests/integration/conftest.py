@@ -15,7 +15,6 @@ messages carry their last lines.
 from __future__ import annotations
 
 import os
-from datetime import timedelta
 from urllib.parse import quote
 
 import pytest
@@ -26,13 +25,10 @@ from django.conf import settings
 from django.db import connection
 from django.utils.module_loading import import_string
 
-from games import services
-from games.engine import Match
-from games.models import Game, RulePreset
+from games.models import RulePreset
+from tests.conftest import PASSWORD  # noqa: F401 - tests/deploy imports it from here
 
 from .procs import Procs
-
-PASSWORD = "correct-horse-battery-staple"
 
 
 def database_url() -> str:
@@ -97,8 +93,8 @@ def procs(site_env, tmp_path):
 
 # ----------------------------------------------------------------------------- personas
 @pytest.fixture
-def carol(django_user_model):
-    return django_user_model.objects.create_user(username="carol", password=PASSWORD)
+def seed_prefix():
+    return "integration"
 
 
 @pytest.fixture
@@ -109,22 +105,3 @@ def classic(transactional_db):
                                      timeouts_allowed=50)
 
 
-@pytest.fixture
-def seeded(monkeypatch):
-    """Deterministic shuffles for games made in this process."""
-    counter = iter(range(10**6))
-
-    def new_match(rules, *, deals=None, loss_limit=None):
-        return Match(rules, deals=deals, loss_limit=loss_limit, seed=f"integration-{next(counter)}")
-
-    monkeypatch.setattr(services.lobby, "new_match", new_match)
-
-
-@pytest.fixture
-def duel(alice, bob, classic, seeded):
-    """alice (seat 0) against bob (seat 1), playing, an hour a move."""
-    game = services.create_game(alice, classic, players=2, move_time=timedelta(hours=1))
-    services.join_game(game.pk, bob)
-    game.refresh_from_db()
-    assert game.status == Game.Status.PLAYING
-    return game

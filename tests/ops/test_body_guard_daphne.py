@@ -18,18 +18,14 @@ from pathlib import Path
 import psutil
 import pytest
 
+from tests.integration.procs import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 DAPHNE = Path(sys.executable).parent / "daphne"
 BODY = 300 * 1024 * 1024
 PIECE = b"\0" * (1024 * 1024)
 GROWTH = 10 * 1024 * 1024
 # (Daphne runs with --proxy-headers, as behind nginx: X-Forwarded-For is the client.)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture

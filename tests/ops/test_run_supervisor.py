@@ -18,16 +18,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.procs import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 RUN = ROOT / "scripts" / "run"
 
 pytestmark = pytest.mark.integration
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def run_env(tmp_path: Path, **extra: str) -> dict[str, str]:
