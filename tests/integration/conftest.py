@@ -59,9 +59,8 @@ def real_services(transactional_db):
     client.close()
 
 
-@pytest.fixture
-def site_env(real_services):
-    """The environment for site processes: this test's database, the same Redis, fast bots."""
+def site_environment() -> dict[str, str]:
+    """The environment for site processes: the test database, the same Redis, fast bots."""
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("PYTEST_", "COV_"))}
     env.update({
@@ -79,12 +78,31 @@ def site_env(real_services):
 
 
 @pytest.fixture
+def site_env(real_services):
+    """The environment for this test's site processes (site_environment)."""
+    return site_environment()
+
+
+@pytest.fixture
 def procs(site_env, tmp_path):
     """Start processes with procs.daphne()/worker()/beat(); all are stopped after the test
     (before the test database is flushed), whether it passed or not."""
     log_dir = tmp_path / "logs"
     log_dir.mkdir()
     started = Procs(site_env, log_dir)
+    try:
+        yield started
+    finally:
+        started.stop_all()
+
+
+@pytest.fixture(scope="module")
+def module_procs(django_db_setup, tmp_path_factory):
+    """Like `procs`, but what it starts serves the whole module and is stopped after its
+    last test: for processes no test kills, stops or starts with its own environment.
+    (Each test still gets an empty database and Redis; row ids keep growing, so a
+    process's caches by id never see an old game's id again.)"""
+    started = Procs(site_environment(), tmp_path_factory.mktemp("module-logs"))
     try:
         yield started
     finally:
