@@ -109,6 +109,24 @@ def module_procs(django_db_setup, tmp_path_factory):
         started.stop_all()
 
 
+@pytest.fixture(scope="session")
+def session_procs(django_db_setup, tmp_path_factory):
+    """Like module_procs, for the whole run."""
+    started = Procs(site_environment(), tmp_path_factory.mktemp("session-logs"))
+    try:
+        yield started
+    finally:
+        started.stop_all()
+
+
+@pytest.fixture(scope="session")
+def shared_daphnes(session_procs):
+    """Two Daphne servers with the site's own settings, started once for every test that
+    needs plain servers (a test that kills one, or sets its environment, starts its own
+    with `procs`); returns ((proc, port), (proc, port))."""
+    return session_procs.daphne(), session_procs.daphne()
+
+
 # ----------------------------------------------------------------------------- personas
 @pytest.fixture
 def seed_prefix():

@@ -121,8 +121,8 @@ def post_all(port, user, path, count) -> list[int]:
     return statuses
 
 
-def test_a_flood_of_coach_work_never_delays_a_bots_move(procs, real_services, alice, bob,
-                                                       classic, seeded):
+def test_a_flood_of_coach_work_never_delays_a_bots_move(procs, shared_daphnes, real_services,
+                                                       alice, bob, classic, seeded):
     reviewed = finished_game(alice, classic)
     hinted = services.create_game(alice, classic, players=2, rated=False,
                                   move_time=timedelta(hours=1))
@@ -133,7 +133,7 @@ def test_a_flood_of_coach_work_never_delays_a_bots_move(procs, real_services, al
     real_services.flushdb()  # the stale bot turns queued while the games were set up
 
     # Many requests at once for one review and one hint: one task each.
-    _daphne, port = procs.daphne()
+    (_daphne, port), _other = shared_daphnes
     statuses = post_all(port, alice, f"/games/{reviewed.pk}/review/", REVIEWS)
     statuses += post_all(port, asker, f"/games/{hinted.pk}/hint/", HINTS)
     assert set(statuses) <= {200, 302}, statuses
