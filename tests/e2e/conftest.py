@@ -335,6 +335,21 @@ def _presets(transactional_db):
     importlib.import_module("games.migrations.0017_preset_languages").into_rows(apps, None)
 
 
+SHORT_PRESET = "Short 24"
+
+
+@pytest.fixture
+def short_preset(_presets):
+    """A preset like Classic but with 24 cards (9 to ace): a whole deal clicked in a
+    browser takes about two thirds of Classic's moves. Returns its name."""
+    from games.models import RulePreset
+
+    RulePreset.objects.update_or_create(name=SHORT_PRESET, defaults=dict(
+        position=15, min_players=2, max_players=4, deck_size=24,
+        description="Classic with 24 cards, for the browser tests."))
+    return SHORT_PRESET
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing():
     """The servers hash with the site's own hashers, so the test process must too

@@ -19,16 +19,16 @@ from tests.e2e.helpers import (
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-MAX_MOVES = 400  # a two-player deal of 36 cards takes far fewer
+MAX_MOVES = 400  # a two-player deal of 24 cards takes far fewer
 
 
-def test_it_plays_a_private_deal_between_two_people_live(new_page):
+def test_it_plays_a_private_deal_between_two_people_live(new_page, short_preset):
     anna = watch(new_page(), "anna")
     boris = watch(new_page(), "boris")
     sign_up(anna.page, "anna")
     sign_up(boris.page, "boris")
 
-    game_id = create_game(anna.page, preset="Classic", players=2, bots=0, private=True)
+    game_id = create_game(anna.page, preset=short_preset, players=2, bots=0, private=True)
     expect(anna.page.locator("#table .meta")).to_contain_text("private")
     expect(anna.page.locator(".seat-list")).to_contain_text("empty seat")
     invite = anna.page.locator("#invite-link").input_value()
