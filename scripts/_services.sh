@@ -38,6 +38,7 @@ start_services() {
         start >/dev/null
     PG_CTL=("${as_pg[@]}" "$pg_bin/pg_ctl" -D "$SERVICES_DIR/pg/data")
     "${as_pg[@]}" "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres durak
+    CREATEDB=("${as_pg[@]}" "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres)
     redis-server --bind 127.0.0.1 --port "$redis_port" --save "" --appendonly no \
         --dir "$SERVICES_DIR" --daemonize yes --pidfile "$SERVICES_DIR/redis.pid" \
         --logfile "$SERVICES_DIR/redis.log"
@@ -48,6 +49,11 @@ start_services() {
         sleep 0.1
     done
     echo "PostgreSQL at $DATABASE_URL, Redis at $REDIS_URL" >&2
+}
+
+# Another database on the same PostgreSQL (for a second pytest run beside the first).
+create_database() {
+    "${CREATEDB[@]}" "$1"
 }
 
 stop_services() {

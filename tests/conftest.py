@@ -1,4 +1,9 @@
-"""Shared fixtures: personas in the style of healthchecks' hc/test.py."""
+"""Shared fixtures, in one place for every tier: personas in the style of healthchecks'
+hc/test.py, seeded matches and a two-player game. A folder's conftest adds its own (its
+`classic` preset, its `seed_prefix`); docs/testing.md lists them."""
+
+import itertools
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
@@ -68,3 +73,45 @@ def _fresh_limit_counts():
 
     if isinstance(caches["default"], LocMemCache):
         caches["default"].clear()
+
+
+@pytest.fixture
+def carol(django_user_model):
+    """An outsider to alice's and bob's game."""
+    return django_user_model.objects.create_user(username="carol", password=PASSWORD)
+
+
+@pytest.fixture
+def seed_prefix():
+    """What seeded matches' seeds start with (a folder may name its own)."""
+    return "test"
+
+
+@pytest.fixture
+def seeded(monkeypatch, seed_prefix):
+    """Deterministic shuffles: every new match made in this process is seeded, in turn
+    `<seed_prefix>-0`, `-1`, ..."""
+    from games import services
+    from games.engine import Match
+
+    counter = itertools.count()
+
+    def new_match(rules, *, deals=None, loss_limit=None):
+        return Match(rules, deals=deals, loss_limit=loss_limit,
+                     seed=f"{seed_prefix}-{next(counter)}")
+
+    monkeypatch.setattr(services.lobby, "new_match", new_match)
+
+
+@pytest.fixture
+def duel(alice, bob, classic, seeded):
+    """alice (seat 0) against bob (seat 1), playing, an hour a move; `classic` is the
+    folder's preset."""
+    from games import services
+    from games.models import Game
+
+    game = services.create_game(alice, classic, players=2, move_time=timedelta(hours=1))
+    services.join_game(game.pk, bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.PLAYING
+    return game

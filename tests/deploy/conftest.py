@@ -13,12 +13,10 @@ import pytest
 from django.conf import settings
 
 from tests.integration.conftest import (  # noqa: F401 - fixtures
-    carol,
     classic,
-    duel,
     procs,
     real_services,
-    seeded,
+    seed_prefix,
     site_env,
 )
 from tests.integration.procs import ROOT

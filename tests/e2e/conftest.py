@@ -31,6 +31,7 @@ import redis
 from django.db import connection
 
 from tests.e2e.helpers import TIMEOUT_MS
+from tests.integration.procs import free_port  # noqa: F401 - the one way, re-exported
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -65,12 +66,6 @@ def server_error(output: str) -> re.Match | None:
 
 
 # ----------------------------------------------------------------------------- processes
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def wait_until(check, timeout: float, what: str, proc: subprocess.Popen | None = None,
                log: Path | None = None):
     """Poll `check()` until it is truthy; fail after `timeout` seconds or if `proc` died."""
@@ -338,6 +333,21 @@ def _presets(transactional_db):
     for fields in seed.PRESETS:
         RulePreset.objects.update_or_create(name=fields["name"], defaults=fields)
     importlib.import_module("games.migrations.0017_preset_languages").into_rows(apps, None)
+
+
+SHORT_PRESET = "Short 24"
+
+
+@pytest.fixture
+def short_preset(_presets):
+    """A preset like Classic but with 24 cards (9 to ace): a whole deal clicked in a
+    browser takes about two thirds of Classic's moves. Returns its name."""
+    from games.models import RulePreset
+
+    RulePreset.objects.update_or_create(name=SHORT_PRESET, defaults=dict(
+        position=15, min_players=2, max_players=4, deck_size=24,
+        description="Classic with 24 cards, for the browser tests."))
+    return SHORT_PRESET
 
 
 @pytest.fixture(autouse=True)

@@ -296,17 +296,16 @@ def played(person: Person, state: dict, kind: str, after: dict) -> Move:
     return Move(kind, state["version"], after["version"])
 
 
-def play_against_bots(person: Person, rng: random.Random, *, max_moves=300,
-                      seconds=90.0) -> list[Move]:
+def play_against_bots(person: Person, rng: random.Random, *, max_moves=300) -> list[Move]:
     """Play this person's turns until the game is over; the bots answer through the
-    Celery worker and their moves arrive over the WebSocket."""
-    moves, end = [], time.monotonic() + seconds
+    Celery worker and their moves arrive over the WebSocket. Bounded by moves, not by the
+    clock: a busy machine is slower, not wrong."""
+    moves = []
     for _ in range(max_moves):
         state = wait_my_turn_or_over(person, timeout=20_000)
         if state["over"]:
             return moves
         moves.append(choose_and_play(person, rng))
-        assert time.monotonic() < end, f"the game took too long ({len(moves)} moves)"
     raise AssertionError(f"no end after {max_moves} moves")
 
 

@@ -48,7 +48,7 @@ def test_a_preset_made_in_the_admin_is_offered_and_played(new_page, django_user_
     expect(table.locator("fieldset.hand .card")).to_have_count(5)
     expect(table.locator(".deck")).to_contain_text("Talon: 14")  # 24 - 2 hands of 5
 
-    moves = play_against_bots(admin, random.Random(11), seconds=60)
+    moves = play_against_bots(admin, random.Random(11))
     assert moves
     final = admin.state()
     finish_line(final)

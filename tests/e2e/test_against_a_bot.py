@@ -1,4 +1,4 @@
-"""One person plays a whole deal against a computer player, by clicking."""
+"""One person plays a whole deal (of 24 cards) against a computer player, by clicking."""
 
 import random
 
@@ -10,10 +10,10 @@ from tests.e2e.helpers import create_game, finish_line, play_against_bots, sign_
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_it_plays_a_deal_against_a_bot_to_the_end(new_page):
+def test_it_plays_a_deal_against_a_bot_to_the_end(new_page, short_preset):
     vera = watch(new_page(), "vera")
     sign_up(vera.page, "vera")
-    create_game(vera.page, preset="Classic", players=2, bots=1, level="medium")
+    create_game(vera.page, preset=short_preset, players=2, bots=1, level="medium")
 
     # With one human and one bot the table is full: the deal starts at once.
     table = vera.page.locator("#table")

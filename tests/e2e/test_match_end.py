@@ -61,11 +61,11 @@ def frames_of(page) -> list[str]:
     return frames
 
 
-def test_a_match_ends_with_the_result_panel_and_a_rematch(new_page):
+def test_a_match_ends_with_the_result_panel_and_a_rematch(new_page, short_preset):
     mila = watch(new_page(DESKTOP), "mila")
     page = mila.page
     sign_up(page, "mila")
-    game_id = create_game(page, preset="Classic", players=2, bots=1, level="easy", deals=2)
+    game_id = create_game(page, preset=short_preset, players=2, bots=1, level="easy", deals=2)
     bot = page.locator("#table .seats .seat").filter(has_not_text="(you)").locator(".name")
     bot_name = bot.inner_text()
     rng = random.Random(11)

@@ -2,7 +2,6 @@
 they play a whole deal by clicking; each sees the other's moves arrive live."""
 
 import random
-import time
 
 import pytest
 from playwright.sync_api import expect
@@ -20,17 +19,16 @@ from tests.e2e.helpers import (
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-MAX_MOVES = 400  # a two-player deal of 36 cards takes far fewer
-PLAY_SECONDS = 150
+MAX_MOVES = 400  # a two-player deal of 24 cards takes far fewer
 
 
-def test_it_plays_a_private_deal_between_two_people_live(new_page):
+def test_it_plays_a_private_deal_between_two_people_live(new_page, short_preset):
     anna = watch(new_page(), "anna")
     boris = watch(new_page(), "boris")
     sign_up(anna.page, "anna")
     sign_up(boris.page, "boris")
 
-    game_id = create_game(anna.page, preset="Classic", players=2, bots=0, private=True)
+    game_id = create_game(anna.page, preset=short_preset, players=2, bots=0, private=True)
     expect(anna.page.locator("#table .meta")).to_contain_text("private")
     expect(anna.page.locator(".seat-list")).to_contain_text("empty seat")
     invite = anna.page.locator("#invite-link").input_value()
@@ -59,7 +57,7 @@ def test_it_plays_a_private_deal_between_two_people_live(new_page):
     people = [anna, boris]
     navigations = {p.username: len(p.navigations) for p in people}
     rng = random.Random(20240601)
-    kinds, end = [], time.monotonic() + PLAY_SECONDS
+    kinds = []
     for _ in range(MAX_MOVES):
         states = [p.state() for p in people]
         if all(s["over"] for s in states):
@@ -77,7 +75,6 @@ def test_it_plays_a_private_deal_between_two_people_live(new_page):
         assert seen["version"] == move.after
         assert seen["log"] == mover.state()["log"], "both see the same account of the deal"
         assert seen["table"] == mover.state()["table"], "both see the same cards on the table"
-        assert time.monotonic() < end, f"the deal took too long ({len(kinds)} moves)"
     else:
         pytest.fail(f"no end after {MAX_MOVES} moves")
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
 import re
+from collections import defaultdict
+from datetime import UTC, datetime
 
 from games.engine import (
     Attack,
@@ -32,14 +35,62 @@ OPTIONS = dict(
 SEATING = [(2, None), (3, None), (4, None), (5, None), (6, None), (4, "2x2"), (6, "2x3"), (6, "3x2")]
 
 
-def random_rules(rng: random.Random) -> Rules:
+def random_rules(rng: random.Random, seating=None, force: dict | None = None) -> Rules:
+    """Random rules (for `seating` if given), with the options in `force` as given."""
     while True:
-        players, teams = rng.choice(SEATING)
-        opts = {k: rng.choice(v) for k, v in OPTIONS.items()}
+        players, teams = seating or rng.choice(SEATING)
+        opts = {k: rng.choice(v) for k, v in OPTIONS.items()} | (force or {})
         try:
             return Rules(players=players, teams=teams, **opts)
         except ValueError:
             continue
+
+
+def playable_values(seating) -> dict[str, set]:
+    """Each option's values that some valid rules for `seating` allow."""
+    found: dict[str, set] = defaultdict(set)
+    for rules in all_rule_combinations():
+        if (rules.players, rules.teams) == seating:
+            for name in OPTIONS:
+                found[name].add(getattr(rules, name))
+    return found
+
+
+def random_play_seed() -> str:
+    """The run's seed: $RANDOM_PLAY_SEED, else today's UTC date (a new chunk every day)."""
+    return os.environ.get("RANDOM_PLAY_SEED") or datetime.now(UTC).date().isoformat()
+
+
+def run_chunk(seed: str, deals: int, seating=None) -> dict[str, int]:
+    """Play `deals` random deals from `seed`, each checked at every step. With `seating`,
+    all at that seating, and until every playable value of every option has been played
+    each deal forces one not yet played; without, the seating is random too and the
+    chunk must cover every seating and value (the full sweep's check). Returns the count
+    of drawn and lost deals. A failure names the deal's own seed."""
+    rng = random.Random(seed)
+    played: dict[str, set] = defaultdict(set)
+    results: dict[str, int] = defaultdict(int)
+    wanted = playable_values(seating) if seating else {k: set(v) for k, v in OPTIONS.items()}
+    for number in range(deals):
+        missing = [(k, v) for k, values in wanted.items() for v in values - played[k]]
+        force = dict([rng.choice(sorted(missing, key=str))]) if seating and missing else None
+        deal_seed = f"{seed}/{number}"
+        deal_rng = random.Random(deal_seed)
+        rules = random_rules(deal_rng, seating, force)
+        try:
+            deal = play_random_deal(rules, deal_rng)
+        except BaseException as e:
+            e.add_note(f"deal {number} of chunk {seed!r}: {rules}")
+            raise
+        played["seating"].add((rules.players, rules.teams))
+        for name in OPTIONS:
+            played[name].add(getattr(rules, name))
+        results["draw" if deal.is_draw else "lost"] += 1
+    if seating is None:
+        assert played["seating"] == set(SEATING)
+    for name, values in wanted.items():
+        assert played[name] == values, name
+    return results
 
 
 def all_rule_combinations():

@@ -1,30 +1,25 @@
-"""OpenSpiel-style random simulation: 2,000+ deals under every option, checked at every step."""
+"""OpenSpiel-style random simulation: deals under every option, checked at every step.
 
-import random
-from collections import defaultdict
+One chunk per run (32 deals per seating, 256 in all), with a seed that changes every day:
+`RANDOM_PLAY_SEED` (default: today's UTC date). A failure names the seed and the deal to
+replay. The full sweep (2,048 deals, the fixed seeds) is `python -m tests.engine.soak`
+(docs/testing.md).
+"""
 
 import pytest
 
-from tests.engine.randomplay import OPTIONS, SEATING, play_random_deal, random_rules
+from tests.engine.randomplay import SEATING, random_play_seed, run_chunk
 
-CHUNKS = 8
-DEALS_PER_CHUNK = 256  # 8 x 256 = 2,048 deals
+DEALS_PER_SEATING = 32  # 8 seatings x 32 = 256 deals a run
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
-def test_random_deals_keep_every_promise(chunk):
-    rng = random.Random(f"random-play/{chunk}")
-    played = defaultdict(set)
-    results = defaultdict(int)
-    for _ in range(DEALS_PER_CHUNK):
-        rules = random_rules(rng)
-        deal = play_random_deal(rules, rng)
-        played["seating"].add((rules.players, rules.teams))
-        for name in OPTIONS:
-            played[name].add(getattr(rules, name))
-        results["draw" if deal.is_draw else "lost"] += 1
-    # Each chunk covers every seating and every value of every option.
-    assert played["seating"] == set(SEATING)
-    for name, values in OPTIONS.items():
-        assert played[name] == set(values), name
+@pytest.mark.parametrize("seating", SEATING, ids=[f"{p}-{t or 'alone'}" for p, t in SEATING])
+def test_random_deals_keep_every_promise(seating):
+    seed = random_play_seed()
+    try:
+        results = run_chunk(f"{seed}/{seating}", DEALS_PER_SEATING, seating=seating)
+    except BaseException as e:
+        e.add_note(f"replay: RANDOM_PLAY_SEED={seed} python -m pytest "
+                   "tests/engine/test_random_play.py")
+        raise
     assert results["lost"] > 0

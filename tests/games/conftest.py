@@ -4,21 +4,12 @@ alice makes games (the seated player), bob is her opponent, carol is an outsider
 admin is staff. Games are made through services, as the site makes them.
 """
 
-from datetime import timedelta
 
 import pytest
 
-from games import services
-from games.engine import Match
 from games.models import Game, RulePreset
+from tests.conftest import PASSWORD
 from tests.stacking import stack_new_matches
-
-PASSWORD = "correct-horse-battery-staple"
-
-
-@pytest.fixture
-def carol(django_user_model):
-    return django_user_model.objects.create_user(username="carol", password=PASSWORD)
 
 
 @pytest.fixture
@@ -68,27 +59,6 @@ def classic(db):
 @pytest.fixture
 def pairs(db):
     return RulePreset.objects.create(name="Test pairs", min_players=4, max_players=4, teams="2x2")
-
-
-@pytest.fixture
-def seeded(monkeypatch):
-    """Deterministic shuffles: every new match is seeded."""
-    counter = iter(range(10**6))
-
-    def new_match(rules, *, deals=None, loss_limit=None):
-        return Match(rules, deals=deals, loss_limit=loss_limit, seed=f"test-{next(counter)}")
-
-    monkeypatch.setattr(services.lobby, "new_match", new_match)
-
-
-@pytest.fixture
-def duel(alice, bob, classic, seeded):
-    """A two-player game between alice (seat 0) and bob (seat 1), playing."""
-    game = services.create_game(alice, classic, players=2, move_time=timedelta(hours=1))
-    services.join_game(game.pk, bob)
-    game.refresh_from_db()
-    assert game.status == Game.Status.PLAYING
-    return game
 
 
 def seat_user(game, number):

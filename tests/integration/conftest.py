@@ -15,7 +15,6 @@ messages carry their last lines.
 from __future__ import annotations
 
 import os
-from datetime import timedelta
 from urllib.parse import quote
 
 import pytest
@@ -27,13 +26,10 @@ from django.db import connection
 from django.utils.module_loading import import_string
 
 from durak_site.channel_layer import ReconnectingPubSubChannelLayer
-from games import services
-from games.engine import Match
-from games.models import Game, RulePreset
+from games.models import RulePreset
+from tests.conftest import PASSWORD  # noqa: F401 - tests/deploy imports it from here
 
 from .procs import Procs
-
-PASSWORD = "correct-horse-battery-staple"
 
 
 def database_url() -> str:
@@ -65,9 +61,8 @@ def real_services(transactional_db):
     client.close()
 
 
-@pytest.fixture
-def site_env(real_services):
-    """The environment for site processes: this test's database, the same Redis, fast bots."""
+def site_environment() -> dict[str, str]:
+    """The environment for site processes: the test database, the same Redis, fast bots."""
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("PYTEST_", "COV_"))}
     env.update({
@@ -85,6 +80,12 @@ def site_env(real_services):
 
 
 @pytest.fixture
+def site_env(real_services):
+    """The environment for this test's site processes (site_environment)."""
+    return site_environment()
+
+
+@pytest.fixture
 def procs(site_env, tmp_path):
     """Start processes with procs.daphne()/worker()/beat(); all are stopped after the test
     (before the test database is flushed), whether it passed or not."""
@@ -97,10 +98,41 @@ def procs(site_env, tmp_path):
         started.stop_all()
 
 
+@pytest.fixture(scope="module")
+def module_procs(django_db_setup, tmp_path_factory):
+    """Like `procs`, but what it starts serves the whole module and is stopped after its
+    last test: for processes no test kills, stops or starts with its own environment.
+    (Each test still gets an empty database and Redis; row ids keep growing, so a
+    process's caches by id never see an old game's id again.)"""
+    started = Procs(site_environment(), tmp_path_factory.mktemp("module-logs"))
+    try:
+        yield started
+    finally:
+        started.stop_all()
+
+
+@pytest.fixture(scope="session")
+def session_procs(django_db_setup, tmp_path_factory):
+    """Like module_procs, for the whole run."""
+    started = Procs(site_environment(), tmp_path_factory.mktemp("session-logs"))
+    try:
+        yield started
+    finally:
+        started.stop_all()
+
+
+@pytest.fixture(scope="session")
+def shared_daphnes(session_procs):
+    """Two Daphne servers with the site's own settings, started once for every test that
+    needs plain servers (a test that kills one, or sets its environment, starts its own
+    with `procs`); returns ((proc, port), (proc, port))."""
+    return session_procs.daphne(), session_procs.daphne()
+
+
 # ----------------------------------------------------------------------------- personas
 @pytest.fixture
-def carol(django_user_model):
-    return django_user_model.objects.create_user(username="carol", password=PASSWORD)
+def seed_prefix():
+    return "integration"
 
 
 @pytest.fixture
@@ -111,22 +143,3 @@ def classic(transactional_db):
                                      timeouts_allowed=50)
 
 
-@pytest.fixture
-def seeded(monkeypatch):
-    """Deterministic shuffles for games made in this process."""
-    counter = iter(range(10**6))
-
-    def new_match(rules, *, deals=None, loss_limit=None):
-        return Match(rules, deals=deals, loss_limit=loss_limit, seed=f"integration-{next(counter)}")
-
-    monkeypatch.setattr(services.lobby, "new_match", new_match)
-
-
-@pytest.fixture
-def duel(alice, bob, classic, seeded):
-    """alice (seat 0) against bob (seat 1), playing, an hour a move."""
-    game = services.create_game(alice, classic, players=2, move_time=timedelta(hours=1))
-    services.join_game(game.pk, bob)
-    game.refresh_from_db()
-    assert game.status == Game.Status.PLAYING
-    return game

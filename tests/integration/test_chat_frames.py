@@ -30,8 +30,9 @@ def frame_with(ws, text: str, timeout: float = 15.0) -> list[str]:
             return frames
 
 
-def test_chat_and_the_result_reach_a_socket_on_another_daphne(procs, duel, alice, bob):
-    (_a, port_a), (_b, port_b) = procs.daphne(), procs.daphne()
+def test_chat_and_the_result_reach_a_socket_on_another_daphne(shared_daphnes, real_services,
+                                                              duel, alice, bob):
+    (_a, port_a), (_b, port_b) = shared_daphnes
     game = fresh(duel)
     with open_socket(port_a, game, alice) as alices, open_socket(port_b, game, bob) as bobs:
         table_frame(alices, at_least=game.version)

@@ -94,8 +94,9 @@ def table_frame(ws, *, at_least: int, timeout: float = 15.0) -> tuple[str, int]:
             return html, int(found.group(1))
 
 
-def test_a_move_posted_to_one_daphne_reaches_sockets_on_both(procs, duel):
-    (daphne_a, port_a), (daphne_b, port_b) = procs.daphne(), procs.daphne()
+def test_a_move_posted_to_one_daphne_reaches_sockets_on_both(shared_daphnes, real_services,
+                                                             duel):
+    (daphne_a, port_a), (daphne_b, port_b) = shared_daphnes
     game = fresh(duel)
     version, mover = game.version, game.turn_seat
     other = 1 - mover
@@ -150,8 +151,9 @@ def test_a_move_posted_to_one_daphne_reaches_sockets_on_both(procs, duel):
         assert "Traceback" not in daphne.log(), daphne.tail()
 
 
-def test_a_socket_from_another_origin_is_refused_by_a_real_server(procs, duel, alice):
-    _proc, port = procs.daphne()
+def test_a_socket_from_another_origin_is_refused_by_a_real_server(shared_daphnes,
+                                                                  real_services, duel, alice):
+    (_proc, port), _other = shared_daphnes
     with pytest.raises(InvalidStatus) as refused:
         ws_connect(f"ws://{LOOPBACK}:{port}/ws/games/{duel.pk}/", origin="http://evil.example",
                    additional_headers={"Cookie": cookie_header(session_cookie(alice))},
@@ -159,13 +161,14 @@ def test_a_socket_from_another_origin_is_refused_by_a_real_server(procs, duel, a
     assert refused.value.response.status_code == 403
 
 
-def test_a_bot_move_made_by_the_worker_reaches_a_socket(procs, alice, classic, seeded):
+def test_a_bot_move_made_by_the_worker_reaches_a_socket(procs, shared_daphnes, alice,
+                                                        classic, seeded):
     game = services.create_game(alice, classic, players=2, bots=1, move_time=timedelta(hours=1))
     while not services.bot_holds_initiative(fresh(game)):  # alice moves until it's the bot's turn
         services.play(game.pk, alice, [plain_action(game)], fresh(game).version)
     game = fresh(game)
     version = game.version
-    (_a, port_a), (_b, port_b) = procs.daphne(), procs.daphne()
+    (_a, port_a), (_b, port_b) = shared_daphnes
     with open_socket(port_a, game, alice) as ws:
         assert table_frame(ws, at_least=version)[1] == version
         # Only the worker changes the game now: the push must come from it, via Redis.

@@ -18,17 +18,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.procs import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 DAPHNE = Path(sys.executable).parent / "daphne"
 BODY = 8 * 1024 * 1024  # over the limit (about 1 MB), small enough to send whole
 PIECE = b"\0" * (1024 * 1024)
 # (Daphne runs with --proxy-headers, as behind nginx: X-Forwarded-For is the client.)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture

@@ -9,6 +9,8 @@ import stat
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from .test_run_supervisor import RUN, Site, wait_for
 
 
@@ -25,6 +27,7 @@ def open_to_others(folder: Path, db: Path) -> dict[str, str]:
     return found
 
 
+@pytest.mark.integration  # starts scripts/run: the second tier
 def test_the_database_and_the_run_folder_are_private(tmp_path):
     run_dir, db = tmp_path / "run", tmp_path / "db.sqlite3"
     site = Site(tmp_path)
@@ -41,6 +44,7 @@ def test_the_database_and_the_run_folder_are_private(tmp_path):
         site.close()
 
 
+@pytest.mark.integration  # starts scripts/run: the second tier
 def test_files_left_readable_by_an_earlier_run_are_made_private(tmp_path):
     run_dir, db = tmp_path / "run", tmp_path / "db.sqlite3"
     run_dir.mkdir()

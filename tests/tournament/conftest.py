@@ -1,14 +1,12 @@
 """A field of players, a short preset (24 cards: quick deals) and helpers that play a
 tournament's tables to their end through the services."""
 
-import itertools
 from datetime import UTC, datetime
 
 import pytest
 import time_machine
 
 from games import services
-from games.engine import Match
 from games.models import RulePreset
 from tests.games.playout import play_out
 
@@ -38,13 +36,8 @@ def short(db):
 
 
 @pytest.fixture
-def seeded(monkeypatch):
-    counter = itertools.count()
-
-    def new_match(rules, *, deals=None, loss_limit=None):
-        return Match(rules, deals=deals, loss_limit=loss_limit, seed=f"tour-{next(counter)}")
-
-    monkeypatch.setattr(services.lobby, "new_match", new_match)
+def seed_prefix():
+    return "tour"
 
 
 @pytest.fixture
