@@ -171,7 +171,10 @@ if REDIS_URL:
             # consumer crashed with "Timeout reading from ..." every 5 s. Wait longer. A
             # Redis that can't be reached fails a connect in 2 s (a publish is tried twice).
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30,
-                                  "socket_connect_timeout": 2}]},
+                                  "socket_connect_timeout": 2}],
+                       # Pub/sub channels are one namespace for every database number of a
+                       # Redis: sites sharing one Redis each need their own prefix.
+                       "prefix": envstr("CHANNEL_LAYER_PREFIX", "asgi")},
         }
     }
 else:
