@@ -42,11 +42,6 @@ CHROMIUM = os.getenv("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 E2E_REDIS_DB = 9  # the servers' own Redis database (broker and channel layer)
-# scripts/test may run this tier in lanes side by side (E2E_LANE 0, 1): each lane's servers
-# take Redis databases of their own, logs of their own, and the lane's channel-layer prefix
-# (CHANNEL_LAYER_PREFIX, set by scripts/test for the lane's own process too).
-LANE = int(os.getenv("E2E_LANE") or 0)
-LANE_DBS = 3  # Redis databases a lane's servers may take: 9-11 for lane 0, 12-14 for lane 1
 
 # Django logs each 500 as "Internal Server Error: /path"; any traceback, and anything
 # logged at ERROR or CRITICAL (a refused bot move, a failed task), is a failure too.
@@ -97,7 +92,7 @@ def port_open(port: int) -> bool:
 def spawn(name: str, args: list[str], env: dict) -> tuple[subprocess.Popen, Path]:
     """Start `args` in its own process group, output to artifacts/e2e-logs/<name>.log."""
     LOGS.mkdir(parents=True, exist_ok=True)
-    log = LOGS / (f"{name}.log" if not LANE else f"{name}-lane{LANE}.log")
+    log = LOGS / f"{name}.log"
     out = log.open("wb")
     proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL, start_new_session=True)
@@ -197,7 +192,10 @@ def serve(redis_db: int = E2E_REDIS_DB, label: str = "", **settings: str):
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "durak_site.settings",
         "DATABASE_URL": with_db(database_url, f"/{test_db}"),
-        "REDIS_URL": with_db(redis_url, f"/{redis_db + LANE * LANE_DBS}"),
+        "REDIS_URL": with_db(redis_url, f"/{redis_db}"),
+        # Its groups apart from the integration tier's servers on the same Redis, which
+        # may run beside it (scripts/test): pub/sub ignores the database number.
+        "CHANNEL_LAYER_PREFIX": "e2e",
         "BOT_MOVE_BUDGET": "0.05",
         "ACCOUNT_RATE_LIMITS": "off",  # accounts.ratelimit: many sign-ups from 127.0.0.1
         "EMAIL_URL": f"smtp://127.0.0.1:{smtp_port}",  # the mails reach `inbox`
