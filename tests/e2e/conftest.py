@@ -193,9 +193,6 @@ def serve(redis_db: int = E2E_REDIS_DB, label: str = "", **settings: str):
         "DJANGO_SETTINGS_MODULE": "durak_site.settings",
         "DATABASE_URL": with_db(database_url, f"/{test_db}"),
         "REDIS_URL": with_db(redis_url, f"/{redis_db}"),
-        # Its groups apart from the integration tier's servers on the same Redis, which
-        # may run beside it (scripts/test): pub/sub ignores the database number.
-        "CHANNEL_LAYER_PREFIX": "e2e",
         "BOT_MOVE_BUDGET": "0.05",
         "ACCOUNT_RATE_LIMITS": "off",  # accounts.ratelimit: many sign-ups from 127.0.0.1
         "EMAIL_URL": f"smtp://127.0.0.1:{smtp_port}",  # the mails reach `inbox`
