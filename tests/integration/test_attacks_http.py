@@ -11,7 +11,6 @@ each guesser binds its own 127.0.0.x).
 
 from __future__ import annotations
 
-import http.client
 import quopri
 import re
 from collections import Counter
@@ -24,7 +23,7 @@ from games.models import Game
 
 from .conftest import PASSWORD
 from .procs import LOOPBACK
-from .test_daphne import cookie_header, session_cookie
+from .test_daphne import request, session_cookie
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -39,25 +38,14 @@ def call(port: int, method: str, path: str, cookies: dict, *, source: str = LOOP
          headers: dict | None = None) -> tuple[int, str]:
     """One request from `source`; cookies set are kept in `cookies`. A form or body is
     sent with the CSRF cookie's token and the page's origin, as a browser sends it."""
-    sent = {"Cookie": cookie_header(cookies), **(headers or {})}
+    sent = dict(headers or {})
     if form is not None:
         body = urlencode({**form, "csrfmiddlewaretoken": cookies.get("csrftoken", "")})
         sent["Content-Type"] = "application/x-www-form-urlencoded"
     if method == "POST":
         sent.setdefault("X-CSRFToken", cookies.get("csrftoken", ""))
         sent["Origin"] = f"http://{LOOPBACK}:{port}"
-        sent["Cookie"] = cookie_header(cookies)
-    conn = http.client.HTTPConnection(LOOPBACK, port, timeout=20, source_address=(source, 0))
-    try:
-        conn.request(method, path, body=body, headers=sent)
-        resp = conn.getresponse()
-        text = resp.read().decode()
-        for header in resp.headers.get_all("Set-Cookie") or []:
-            name, _, value = header.split(";", 1)[0].partition("=")
-            cookies[name.strip()] = value.strip()
-        return resp.status, text
-    finally:
-        conn.close()
+    return request(port, method, path, cookies, body=body, headers=sent, source=source)
 
 
 def test_a_flood_of_tables_is_stopped_at_its_limit_and_deep_json_is_a_400(procs, alice,

@@ -43,9 +43,11 @@ def cookie_header(cookies: dict) -> str:
     return "; ".join(f"{name}={value}" for name, value in cookies.items())
 
 
-def request(port, method, path, cookies: dict, *, body=None, headers=None):
-    """One HTTP request to a server on loopback; cookies it sets are kept in `cookies`."""
-    conn = http.client.HTTPConnection(LOOPBACK, port, timeout=15)
+def request(port, method, path, cookies: dict, *, body=None, headers=None, source=None):
+    """One HTTP request to a server on loopback (from the client address `source`, say
+    127.0.0.7); cookies it sets are kept in `cookies`."""
+    conn = http.client.HTTPConnection(LOOPBACK, port, timeout=15,
+                                      source_address=(source, 0) if source else None)
     try:
         conn.request(method, path, body=body,
                      headers={"Cookie": cookie_header(cookies), **(headers or {})})
