@@ -98,27 +98,28 @@ def procs(site_env, tmp_path):
         started.stop_all()
 
 
+def kept_procs(tmp_path_factory, logs: str):
+    """Processes started for longer than a test, stopped when the fixture ends."""
+    started = Procs(site_environment(), tmp_path_factory.mktemp(logs))
+    try:
+        yield started
+    finally:
+        started.stop_all()
+
+
 @pytest.fixture(scope="module")
 def module_procs(django_db_setup, tmp_path_factory):
     """Like `procs`, but what it starts serves the whole module and is stopped after its
     last test: for processes no test kills, stops or starts with its own environment.
     (Each test still gets an empty database and Redis; row ids keep growing, so a
     process's caches by id never see an old game's id again.)"""
-    started = Procs(site_environment(), tmp_path_factory.mktemp("module-logs"))
-    try:
-        yield started
-    finally:
-        started.stop_all()
+    yield from kept_procs(tmp_path_factory, "module-logs")
 
 
 @pytest.fixture(scope="session")
 def session_procs(django_db_setup, tmp_path_factory):
     """Like module_procs, for the whole run."""
-    started = Procs(site_environment(), tmp_path_factory.mktemp("session-logs"))
-    try:
-        yield started
-    finally:
-        started.stop_all()
+    yield from kept_procs(tmp_path_factory, "session-logs")
 
 
 @pytest.fixture(scope="session")
