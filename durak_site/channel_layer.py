@@ -7,10 +7,12 @@ with upstream's own options and the channel layer spec's methods only (docs/desi
   `retry_on_error` connection options, given to every host. redis-py's PubSub subscribes
   again to everything it had when it reconnects.
 - What was published while Redis was away is gone, and nobody is told. So each event loop
-  that holds a group member watches Redis with a ping of its own; once Redis answers again
-  after a failure, and a probe sent through the layer comes back (the subscriptions are
-  renewed), every channel in a group here is sent `layer.reconnected`: it may have missed
-  something and catches up from the database (games.live.table.TableConsumer).
+  that holds a group member watches Redis with a question of its own (the server's run id,
+  which a restart changes); once Redis answers again after a failure, or answers as a new
+  server (a restart quicker than the watcher's pause), and a probe sent through the layer
+  comes back (the subscriptions are renewed), every channel in a group here is sent
+  `layer.reconnected`: it may have missed something and catches up from the database
+  (games.live.table.TableConsumer).
 
 The layer wraps `RedisPubSubChannelLayer` (settings.CHANNEL_LAYERS), not subclassing it.
 """
@@ -35,7 +37,7 @@ logger = logging.getLogger(__name__)
 RECONNECTED = {"type": "layer.reconnected"}
 PROBE = {"type": "layer.probe"}
 BROKEN = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError, TimeoutError)
-CHECK_SECONDS = 0.5  # between the watcher's pings
+CHECK_SECONDS = 0.5  # between the watcher's questions
 PROBE_SECONDS = 1.0  # a probe's wait for its own message; tried PROBES times
 PROBES = 10
 DEFAULT_HOSTS = [{"address": "redis://localhost:6379"}]
@@ -48,10 +50,16 @@ def with_retry(host: dict[str, Any]) -> dict[str, Any]:
 
 
 def watching_client(host: dict[str, Any]) -> Redis:
-    """A client of its own for the watcher's pings, never retried (a failure is news)."""
+    """A client of its own for the watcher's questions, never retried (a failure is news)."""
     options = {k: v for k, v in host.items() if k not in ("retry", "retry_on_error")}
     address = options.pop("address", None)
     return Redis.from_url(address, **options) if address else Redis(**options)
+
+
+async def server_id(client: Redis) -> str:
+    """The Redis server's run id: a new one after every restart."""
+    info: dict[str, Any] = await client.info("server")
+    return str(info.get("run_id", ""))
 
 
 class ReconnectingPubSubChannelLayer:
@@ -109,21 +117,24 @@ class ReconnectingPubSubChannelLayer:
 
     # --------------------------------------------------------------- Redis is back
     async def watch(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Ping Redis; once it answers after a failure, tell this loop's group members."""
+        """Ask Redis which server it is; once it answers after a failure, or a new server
+        answers (it restarted between two questions), tell this loop's group members."""
         broken = False
         clients = [self.client(host) for host in self.hosts]  # this loop's own connections
+        servers: list[str | None] = [None] * len(clients)
         try:
             while self.members.get(loop):
                 await asyncio.sleep(CHECK_SECONDS)
                 try:
-                    for client in clients:
-                        await client.ping()
+                    now = [await server_id(client) for client in clients]
                 except BROKEN as exc:
                     if not broken:
                         logger.warning("lost the channel layer's Redis connection: %s", exc)
                     broken = True
                     continue
-                if broken:
+                restarted = any(was is not None and was != is_ for was, is_ in zip(servers, now))
+                servers = list(now)
+                if broken or restarted:
                     broken = False
                     await self.tell_reconnected(loop)
         finally:

@@ -243,18 +243,21 @@ def test_the_tables_poll_brings_the_chat_lines_after_the_last_one_shown(duel, al
 
 # ----------------------------------------------------------------------------- the layer
 class StandInRedis:
-    """Redis as the watcher's client sees it: its ping fails while `down`."""
+    """Redis as the watcher's client sees it: its question fails while `down`, and a
+    restart gives it a new run id."""
 
     def __init__(self):
         self.down = False
         self.pings = 0
         self.closed = False
+        self.run_id = "first"
 
-    async def ping(self):
+    async def info(self, section):
+        assert section == "server"
         self.pings += 1
         if self.down:
             raise RedisConnectionError("Connection closed by server.")
-        return True
+        return {"run_id": self.run_id, "redis_version": "7.0.15"}
 
     async def aclose(self):
         self.closed = True
@@ -317,6 +320,21 @@ async def test_a_channel_that_left_its_groups_is_not_told(monkeypatch):
         ping.down = False
         assert await heard(layer, stays, 2) == {"type": "layer.reconnected"}
         assert await heard(layer, leaves) is None
+    finally:
+        await layer.flush()
+
+
+@pytest.mark.asyncio
+async def test_a_restart_between_two_questions_is_told_too(monkeypatch):
+    layer, redis = watched_layer(monkeypatch)
+    channel = await layer.new_channel()
+    await layer.group_add("game-1", channel)
+    try:
+        await asyncio.sleep(0.05)
+        assert await heard(layer, channel) is None  # the same server: nothing to tell
+        redis.run_id = "after a restart"  # never seen down: back within the pause
+        assert await heard(layer, channel, 2) == {"type": "layer.reconnected"}
+        assert await heard(layer, channel) is None
     finally:
         await layer.flush()
 
