@@ -22,7 +22,7 @@ from contextlib import ExitStack
 import psutil
 import pytest
 from websockets.asyncio.client import connect as async_connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidMessage
 from websockets.sync.client import connect as ws_connect
 
 from .faults import procfile_workers
@@ -46,6 +46,7 @@ class Crowd:
         self.origin = f"http://{LOOPBACK}:{port}"
         self.outcomes: Counter[str] = Counter()  # "accepted", or the close code
         self.shown: dict[int, int] = {}  # watcher -> the last table version it was sent
+        self.retried = 0  # handshakes that got no answer and were opened again
         self.done = threading.Event()  # every socket has its answer
         self.thread = threading.Thread(target=asyncio.run, args=(self._main(),), daemon=True)
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -76,9 +77,7 @@ class Crowd:
                    answered: asyncio.Semaphore) -> None:
         try:
             async with opening:
-                ws = await async_connect(self.url, origin=self.origin, proxy=None,  # type: ignore[arg-type]
-                                         local_addr=(address, 0), open_timeout=30,
-                                         close_timeout=2, ping_interval=None)
+                ws = await self._open(address)
                 try:
                     first = await asyncio.wait_for(ws.recv(), 30)
                 except ConnectionClosed as exc:
@@ -96,6 +95,21 @@ class Crowd:
             assert self.stopping is not None
             await self.stopping.wait()
             reader.cancel()
+
+    async def _open(self, address: str):
+        """A socket, opened again once as the page does when its handshake got no answer
+        (Daphne drops a handshake not accepted within its connect timeout on a busy
+        machine); a refusal is an answer, and is not tried again."""
+        for attempt in (1, 2):
+            try:
+                return await async_connect(self.url, origin=self.origin, proxy=None,  # type: ignore[arg-type]
+                                           local_addr=(address, 0), open_timeout=30,
+                                           close_timeout=2, ping_interval=None)
+            except (InvalidMessage, TimeoutError, OSError):
+                if attempt == 2:
+                    raise
+                self.retried += 1
+        raise AssertionError("unreachable")
 
     async def _read(self, n: int, ws) -> None:
         async for frame in ws:
@@ -188,7 +202,7 @@ def test_a_crowd_of_two_hundred_anonymous_sockets_leaves_the_players_their_table
         wait_until(lambda: min(crowd.shown.values(), default=-1) >= last, timeout=20,
                    what="every watcher to be sent the last move")
     print(f"the crowd: {dict(crowd.outcomes)} of {len(CROWD) * EACH} anonymous sockets from "
-          f"{len(CROWD)} addresses; one more refused with {extra}; connections per Daphne "
+          f"{len(CROWD)} addresses ({crowd.retried} opened a second time); one more refused with {extra}; connections per Daphne "
           f"{served}; {len(arrivals)} moves, arrival on the other seat p95 "
           f"{p95(arrivals):.3f} s, max {max(arrivals):.3f} s; every watcher shown version "
           f"{last}; {time.monotonic() - started:.0f} s in all")
