@@ -38,14 +38,10 @@ EMAIL_CHANGE_MAX_AGE = 3 * 24 * 60 * 60  # seconds: a confirmation link works fo
 
 
 def rate_limited(request, what: str, limit_name: str):
-    """429: a player-worded page saying what was refused and for how long."""
-    count, seconds = ratelimit.limit(limit_name)
-    response = render(
-        request,
-        "accounts/rate_limited.html",
-        {"what": what, "count": count, "minutes": seconds // 60},
-        status=429,
-    )
+    """429: the site's one "please wait" page, saying what was refused and for how long."""
+    _count, seconds = ratelimit.limit(limit_name)
+    response = render(request, "429.html", {"what": what, "minutes": max(1, seconds // 60)},
+                      status=429)
     response["Retry-After"] = str(seconds)
     return response
 

@@ -36,7 +36,7 @@ def test_it_refuses_the_sixth_sign_up_from_one_address(client):
     assert r.status_code == 429
     body = r.content.decode()
     assert "Too many new accounts have been made from your network." in body
-    assert "Please try again later." in body
+    assert "Nothing was changed. You can try again within" in body
     assert r["Retry-After"] == "3600"
     assert 'class="site-header"' in body  # the site's own page, not a bare error
     users = get_user_model().objects
