@@ -6,7 +6,9 @@ their seats in finished games read "a guest" and replays and exports still work.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q
@@ -19,6 +21,9 @@ from ..models import ChatMute, Entry, Game, Move, PushSubscription, Seat, Tourna
 from .errors import GameError
 from .lobby import leave_game
 from .tournament import leave_tournament
+
+if TYPE_CHECKING:
+    from accounts.models import Player
 
 log = logging.getLogger("durak.guests")
 
@@ -57,7 +62,7 @@ def remove_old_guests(now: datetime | None = None) -> int:
     return removed
 
 
-def _try(change, object_id: int, guest) -> None:
+def _try(change: Callable[[int, Player], object], object_id: int, guest: Player) -> None:
     try:
         change(object_id, guest)
     except GameError as exc:  # it started meanwhile: the seat stays, anonymised

@@ -181,7 +181,7 @@ def play_as_guest(request, game_id):
         return to_table(request, game)
     form = GuestForm(request.POST)
     if not form.is_valid():
-        return _render_table(request, game, message=" ".join(form.errors["name"]), status=400)
+        return _render_table(request, game, message=" ".join(str(e) for e in form.errors["name"]), status=400)
     if game.rated:  # before a guest is made: nothing to undo
         return _render_table(request, game, status=403, message=_(
             "Guests play casual games only, and this one is rated: log in or sign up to "

@@ -129,7 +129,7 @@ def play_as_guest(request, tournament_id):
         return redirect(here)
     form = GuestForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(form.errors["name"]))
+        messages.error(request, " ".join(str(e) for e in form.errors["name"]))
         return _page(request, t, invite or "", status=400)
     if t.rated:
         messages.error(request, _("Guests play casual games only, and this tournament is "
