@@ -7,6 +7,7 @@ Making one counts in the sign-up limit of the client's address (settings.LIMITS'
 (accounts.names: no look-alike of another player's name)."""
 
 import secrets
+from datetime import timedelta
 
 from django.contrib.auth import login, update_session_auth_hash
 
@@ -14,6 +15,7 @@ from . import ratelimit
 from .models import Player
 
 GUEST_DAYS = 30  # an unclaimed guest away this long is removed (games.services.guests)
+SESSION_AGE = timedelta(days=GUEST_DAYS)  # their session lasts as long, from the last visit
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
@@ -39,6 +41,15 @@ def make_guest(name: str, *, language: str = "", time_zone: str = "") -> Player:
 def log_in(request, guest: Player) -> None:
     """The guest's games are kept in this browser's session (Django's login())."""
     login(request, guest, backend=BACKEND)
+    request.session.set_expiry(SESSION_AGE)
+
+
+def keep_session(request) -> None:
+    """A guest's visit keeps their session for another GUEST_DAYS (written once a day at
+    most): the session is all that holds their account (accounts.middleware)."""
+    session = getattr(request, "session", None)
+    if session is not None and session.get_expiry_age() < SESSION_AGE.total_seconds() - 86400:
+        session.set_expiry(SESSION_AGE)
 
 
 def claim(request, form) -> Player:
@@ -49,4 +60,5 @@ def claim(request, form) -> Player:
     player.is_guest = False
     player.save()
     update_session_auth_hash(request, player)
+    request.session.set_expiry(None)  # the site's usual session from now on
     return player

@@ -71,6 +71,16 @@ def test_a_visitor_with_the_link_takes_the_seat_as_a_guest(alice, classic):
     assert 'id="nav-claim"' in client.get(table_url(game)).content.decode()
 
 
+def test_a_guests_session_lasts_30_days_from_their_last_visit(alice, classic):
+    client, _response = come_as_guest(private_table(alice, classic))
+    assert client.session.get_expiry_age() > 29 * 86400
+    session = client.session
+    session.set_expiry(timedelta(days=3))  # as if their last visit was 27 days ago
+    session.save()
+    client.get("/games/mine/")
+    assert client.session.get_expiry_age() > 29 * 86400
+
+
 def test_without_the_link_nobody_becomes_a_guest(alice, classic):
     game = private_table(alice, classic)
     _client, response = come_as_guest(game, invite="wrong")
