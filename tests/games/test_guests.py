@@ -88,6 +88,30 @@ def test_without_the_link_nobody_becomes_a_guest(alice, classic):
     assert not guests().exists()
 
 
+def test_a_tournaments_link_enters_a_guest(alice, classic):
+    cup = services.tournament.create_tournament(alice, classic, name="Family cup",
+                                                private=True, rated=False)
+    page = Client().get(f"/tournaments/{cup.pk}/?invite={cup.invite_token}").content.decode()
+    assert f'action="/tournaments/{cup.pk}/guest/"' in page
+    client = Client()
+    response = client.post(f"/tournaments/{cup.pk}/guest/",
+                           {"name": "Mum", "invite": cup.invite_token}, REMOTE_ADDR=ADDRESS)
+    assert response.status_code == 302
+    assert cup.entries.filter(player=guests().get()).exists()
+    assert "Family cup" in client.get(f"/tournaments/{cup.pk}/").content.decode()
+
+
+def test_a_rated_tournament_makes_no_guest(alice, classic):
+    cup = services.tournament.create_tournament(alice, classic, name="Cup", private=True)
+    response = Client().post(f"/tournaments/{cup.pk}/guest/",
+                             {"name": "Mum", "invite": cup.invite_token}, REMOTE_ADDR=ADDRESS)
+    assert response.status_code == 403
+    assert "this tournament is rated" in response.content.decode()
+    assert not guests().exists() and cup.entries.count() == 1
+    wrong = Client().post(f"/tournaments/{cup.pk}/guest/", {"name": "Mum", "invite": "x"})
+    assert wrong.status_code == 404
+
+
 # ----------------------------------------------------------------------------- refusals
 def test_a_rated_table_refuses_a_visitor_before_any_guest_is_made(alice, classic):
     game = private_table(alice, classic, rated=True)
