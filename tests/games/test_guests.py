@@ -158,6 +158,14 @@ def test_a_guest_is_refused_rated_games_quick_match_and_rated_tournaments(guest,
     assert services.create_game(guest, classic, players=2, rated=False).created_by == guest
 
 
+def test_quick_match_tells_a_guest_why_not(guest, classic):
+    response = client_for(guest).post("/games/quick/", {
+        "preset": classic.pk, "time_control": "move", "move_time": 3600})
+    assert response.status_code == 403
+    assert "Guests play casual games only." in response.content.decode()
+    assert not Game.objects.filter(created_by=guest).exists()
+
+
 def test_a_rated_table_tells_a_guest_why_they_cannot_sit(guest, bob, classic):
     rated = services.create_game(bob, classic, players=3, rated=True)
     body = client_for(guest).get(table_url(rated)).content.decode()
