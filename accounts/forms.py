@@ -2,6 +2,7 @@
 zone in a hidden field), the profile (display name, language, time zone, "your move" emails
 and reminders) and the change of email address."""
 
+import re
 import zoneinfo
 
 from django import forms
@@ -54,8 +55,36 @@ class SignUpForm(UserCreationForm):
     def clean_username(self):
         username = super().clean_username()
         if username:  # None when Django already refused it (taken, or not a valid username)
-            validate_player_name(username)
+            # A guest claiming the account (ClaimForm) may take a name like their own.
+            validate_player_name(username, player=self.instance if self.instance.pk else None)
         return username
+
+
+class GuestForm(forms.Form):
+    """"Play as a guest" (accounts.guests): a name, checked as an account's is."""
+
+    name = forms.CharField(
+        label=_("Your name"), max_length=USERNAME_MAX,
+        help_text=_("Shown at the table. You can keep your games later by claiming the "
+                    "account with an email address and a password."))
+
+    def clean_name(self):
+        name = " ".join(self.cleaned_data["name"].split())
+        validate_player_name(name)
+        return name
+
+
+class ClaimForm(SignUpForm):
+    """A guest claims their account: a username to log in with, an email address and a
+    password (accounts.guests.claim)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].required = True
+        self.fields["email"].help_text = _("Needed to reset a forgotten password.")
+        # Their guest name, if it will do as a username.
+        name = self.instance.display_name
+        self.initial["username"] = name if re.fullmatch(r"[\w.@+-]+", name) else ""
 
 
 class ProfileForm(forms.ModelForm):

@@ -9,6 +9,8 @@ from django.utils import timezone, translation
 
 from games.kept import memo
 
+from . import guests
+
 SEEN_EVERY = timedelta(minutes=1)  # at most one write per player per minute
 TIME_ZONE_COOKIE = "tz"  # set by static/js/clock.js from the browser (Intl)
 SEEN_ZONE = "browser_zone"  # in the session: the browser's zone last saved on the profile
@@ -40,6 +42,8 @@ class LastSeenMiddleware:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             seen(user)
+            if user.is_guest:
+                guests.keep_session(request)
         return self.get_response(request)
 
 

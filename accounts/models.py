@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .names import skeleton_key
@@ -76,6 +77,11 @@ class Player(AbstractUser):
     deals_played = models.PositiveIntegerField(_("deals played"), default=0)
     deals_lost = models.PositiveIntegerField(_("deals lost"), default=0)
     deals_drawn = models.PositiveIntegerField(_("deals drawn"), default=0)
+    # A guest (accounts/guests.py; docs/design.md, "Guests from a link"): a name and the
+    # browser's session, no password; casual games only until they claim the account.
+    is_guest = models.BooleanField(
+        _("guest"), default=False, db_index=True,
+        help_text=_("Came by an invite link with a name only; casual games until claimed."))
 
     class Meta:
         verbose_name = _("player")
@@ -102,6 +108,8 @@ class Player(AbstractUser):
 
     @property
     def name(self) -> str:
+        if self.is_guest and not self.is_active:  # an unclaimed guest, removed: seats kept
+            return gettext("a guest")
         return self.display_name or self.username
 
     @property

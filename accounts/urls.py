@@ -1,6 +1,6 @@
 """The accounts' pages: sign-up, log-in and log-out, password change and reset, the
-profile, the change of email address, the log-in link for a new device, unsubscribe links
-and public profiles."""
+profile, a guest's claim of their account, the change of email address, the log-in link
+for a new device, unsubscribe links and public profiles."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
@@ -34,6 +34,7 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("profile/", views.profile, name="profile"),
+    path("claim/", views.claim, name="claim_account"),
     path("email/", views.email_change, name="email_change"),
     path("email/confirm/<str:token>/", views.email_change_confirm, name="email_change_confirm"),
     path("device/<str:token>/", views.device_login, name="device_login"),

@@ -27,9 +27,9 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from games.limits import limited
 
-from . import newdevice, ratelimit, unsubscribe
+from . import guests, newdevice, ratelimit, unsubscribe
 from .context_processors import safe_next
-from .forms import EmailChangeForm, ProfileForm, SignUpForm
+from .forms import ClaimForm, EmailChangeForm, ProfileForm, SignUpForm
 from .middleware import SEEN_ZONE, TIME_ZONE_COOKIE, valid_time_zone
 from .models import Player
 
@@ -71,6 +71,25 @@ def signup(request):
         )
         return redirect(next_url or "lobby")
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+@limited("profile_saves")
+@login_required
+@sensitive_post_parameters("password1", "password2")
+def claim(request):
+    """A guest claims their account (accounts.guests): a username, an email address and a
+    password; their games stay theirs. Anyone else has an account already."""
+    if not request.user.is_guest:
+        return redirect("profile")
+    form = ClaimForm(request.POST or None, instance=request.user)
+    if form.is_valid():
+        player = guests.claim(request, form)
+        messages.success(request, _("The account is yours, %(name)s: log in as %(username)s "
+                                    "with your password from now on.")
+                         % {"name": player.name, "username": player.username})
+        return redirect("my_games")
+    return render(request, "accounts/claim.html", {"form": form},
+                  status=400 if form.is_bound else 200)
 
 
 def browser_language(request) -> str:

@@ -372,6 +372,7 @@ CELERY_TASK_ROUTES = {
     "games.tasks.send_summaries": {"queue": "mail"},
     "games.tasks.challenge_mail": {"queue": "mail"},
     "games.tasks.tournament_mail": {"queue": "mail"},
+    "games.tasks.remove_old_guests": {"queue": "mail"},
     "games.tasks.push": {"queue": "push"},
     "games.tasks.push_time_warnings": {"queue": "push"},
 }
@@ -383,6 +384,8 @@ CELERY_BEAT_SCHEDULE = {
     "send-reminders": {"task": "games.tasks.send_reminders",
                        "schedule": envfloat("REMINDER_INTERVAL", "60")},
     "send-summaries": {"task": "games.tasks.send_summaries", "schedule": 3600.0},
+    # Unclaimed guests away for 30 days (docs/design.md, "Guests from a link").
+    "remove-old-guests": {"task": "games.tasks.remove_old_guests", "schedule": 3600.0},
 }
 SWEEP_INTERVAL = 3  # seconds, as above
 # Days a year a player may stop the clocks of their slow games (games.services.vacation).

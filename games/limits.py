@@ -217,6 +217,8 @@ REFUSALS = {
                               "while."),
     "profile_saves": _("You have saved your settings many times in a short while."),
     "password_guesses": _("Your password has been typed wrong too many times."),
+    # Counted by the guests' views too (accounts.guests): a guest is a new account.
+    "signup_ip": _("Too many new accounts have been made from your network."),
 }
 
 

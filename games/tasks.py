@@ -101,3 +101,10 @@ def push(kind: str, game_id: int, by_id: int | None = None) -> int:
     """A push notification about a game: "move" (to seat `by_id`), "challenge", "rematch"
     offered (by player `by_id`), "finished"."""
     return services.push.push_about(kind, game_id, by_id)
+
+
+@shared_task(ignore_result=True)
+def remove_old_guests() -> int:
+    """Beat: remove unclaimed guests away for 30 days, their finished games kept
+    (games.services.guests)."""
+    return services.guests.remove_old_guests()

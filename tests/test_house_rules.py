@@ -42,7 +42,8 @@ SUBCLASSES = {
     "games.translation": {"RulePresetTranslation"},
     # forms
     "games.forms": {"ClockForm", "CreateGameForm", "LobbyFilterForm"},
-    "accounts.forms": {"EmailChangeForm", "ProfileForm", "SignUpForm", "SignUpForm.Meta"},
+    "accounts.forms": {"EmailChangeForm", "GuestForm", "ProfileForm", "SignUpForm",
+                       "SignUpForm.Meta"},
     # models and their choices
     "games.models": {
         "ChatMessage", "ChatMute", "DeadlineSweep", "DealRecord", "Entry", "Game",

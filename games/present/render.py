@@ -40,7 +40,7 @@ from accounts.middleware import valid_time_zone
 
 from .. import services
 from ..models import ChatMessage, Game, Seat
-from ..services.access import Someone, seats_of
+from ..services.access import Someone, is_guest, seats_of
 from . import outcome
 from .cache import Kept, memo
 from .lesson import lesson_context
@@ -113,7 +113,14 @@ def reader_context(game: Game, user: Someone, *, invite: str, message: str | Non
         # A challenge waits for its player: no computer may take their seat by a start.
         "can_start": can_cancel and game.challenged_id is None,
         "can_join": game.is_open and me is None and user is not None and user.is_authenticated
-        and any(s.is_empty for s in seats) and not challenged_me,
+        and any(s.is_empty for s in seats) and not challenged_me
+        and not (game.rated and is_guest(user)),
+        # "Play as a guest" (docs/design.md, "Guests from a link"): a visitor who came by
+        # the link, at a table with a seat free; a rated one says why not.
+        "can_guest": game.is_open and not (user is not None and user.is_authenticated)
+        and game.challenged_id is None and any(s.is_empty for s in seats)
+        and (bool(invite) or not game.private),
+        "guest_refused": game.is_open and me is None and game.rated and is_guest(user),
         "challenged_me": challenged_me,
         "now": timezone.now(),
         "user": user,

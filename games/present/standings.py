@@ -31,7 +31,8 @@ def leaderboard(bracket: str) -> list[dict[str, Any]]:
     """Players with at least MIN_GAMES rated games in the bracket, best first (by the
     rating less three times its uncertainty: a sure rating beats a lucky streak)."""
     counts = dict(
-        RatingChange.objects.filter(bracket_filter(bracket)).values("player")
+        RatingChange.objects.filter(bracket_filter(bracket), player__is_guest=False)
+        .values("player")
         .annotate(n=Count("id")).filter(n__gte=MIN_GAMES).values_list("player", "n"))
     pool = Rating.Pool.TEAMS if bracket == TEAMS else Rating.Pool.INDIVIDUAL
     rows: list[dict[str, Any]] = [

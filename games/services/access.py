@@ -28,6 +28,19 @@ def need_user(user: Someone) -> Player:
     return user
 
 
+def is_guest(user: Someone) -> bool:
+    """A guest from an invite link (accounts.guests), not yet claimed."""
+    return bool(user is not None and user.is_authenticated and getattr(user, "is_guest", False))
+
+
+def casual_only(user: Someone, rated: bool) -> None:
+    """Guests play casual games only: Forbidden from a rated game or tournament
+    (docs/design.md, "Guests from a link")."""
+    if rated and is_guest(user):
+        raise Forbidden(_("Guests play casual games only. Claim your account (a username, an "
+                          "email address and a password) to play rated games."))
+
+
 def find_game(game_id: int | str) -> Game:
     """The game of this id; NotFound for a bad id."""
     return found(rows.game(game_id))

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from .. import notify
 from ..models import Game, RulePreset
-from .access import Someone, need_user
+from .access import Someone, is_guest, need_user
 from .change import Change, locked
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .lobby import abort, create_game, join_game
@@ -55,6 +55,9 @@ def challenge(user: Someone, opponent: Player | None, preset: RulePreset | None,
         raise NotFound(_("There is no such player."))
     if opponent.pk == me.pk:
         raise BadRequest(_("You can't challenge yourself."))
+    if is_guest(me) or getattr(opponent, "is_guest", False):  # a challenge reaches strangers
+        raise Forbidden(_("Guests can't send or receive challenges. Claim your account to "
+                          "challenge other players."))
     if preset is not None and CHALLENGE_PLAYERS not in getattr(preset, "player_counts", ()):
         raise BadRequest(_("A challenge is a game for two: %(preset)s is played by %(min)s "
                            "to %(max)s players.") % {

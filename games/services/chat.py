@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from .. import limits, notify
 from ..models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, Game
-from .access import Someone, can_view, find_game, need_user, seat_of
+from .access import Someone, can_view, find_game, is_guest, need_user, seat_of
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound
 
 # Quick phrases (for phones): stored as their key, worded in each reader's language.
@@ -36,6 +36,13 @@ def can_read(game: Game, user: Someone, invite_token: object = None) -> bool:
     if seat_of(game, user) is not None:
         return True
     return not game.private and can_view(game, user, invite_token)
+
+
+def among_friends(game: Game) -> bool:
+    """A table whose players are no strangers to each other: a private one that is not a
+    challenge, where everyone came by its invite link from a player who sent it (docs/design.md,
+    "Guests from a link": where a guest may chat)."""
+    return game.private and game.challenged_id is None
 
 
 def clean_text(text: object) -> str:
@@ -63,6 +70,9 @@ def post(game_id: int | str, user: Someone, *, text: object = None,
         raise Forbidden(_("Only the players at this table can write here."))
     if game.status == Game.Status.ABORTED:
         raise Conflict(_("This table was cancelled, so its chat is closed."))
+    if is_guest(author) and not among_friends(game):
+        raise Forbidden(_("Guests chat only at private tables, with the people who came by "
+                          "its link. Claim your account to chat here."))
     if phrase:
         if phrase not in PHRASES:
             raise BadRequest(_("That is not a message."))

@@ -25,7 +25,7 @@ from ..models import (
     TimeControl,
 )
 from . import reliability
-from .access import Someone, need_user
+from .access import Someone, casual_only, need_user
 from .change import Change, locked, new_change
 from .errors import BadRequest, Conflict, Forbidden
 from .turn import set_turn
@@ -87,6 +87,7 @@ def create_game(creator: Someone, preset: RulePreset | None, *, players: int,
     `seed` (services/lesson.py).
     """
     maker = need_user(creator)
+    casual_only(maker, rated)
     if not isinstance(preset, RulePreset) or not preset.active:
         raise BadRequest(_("That rule preset is not offered."))
     if isinstance(players, bool) or not isinstance(players, int) or players not in preset.player_counts:
@@ -172,6 +173,8 @@ def join_game(game_id: int | str, user: Someone, *, invite_token: object = None,
         if game.challenged_id is not None and game.challenged_id != need_user(user).pk:
             raise Forbidden(_("This table was made for a challenged player: only they may "
                               "take its seat."))
+        if mine is None:
+            casual_only(change.user, game.rated)
         if mine is None and not reliability.meets(need_user(user), game.min_reliability):
             raise Forbidden(_("This table is for players who finish at least %(min)s%% of "
                               "their games without a timeout; you can see your share on "

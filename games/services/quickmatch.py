@@ -11,7 +11,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from ..models import Game, Move, RulePreset, TimeControl
-from .access import Someone, need_user
+from .access import Someone, casual_only, need_user
 from .errors import BadRequest, Conflict
 from .lobby import _time_control, create_game, join_game
 
@@ -59,6 +59,7 @@ def quick_match(user: Someone, preset: object, *, time_control: str | None = Non
     Two quick matches for the same preset take turns: each locks the preset's row first,
     so the second sees the table the first opened and joins it (no two lonely tables)."""
     player = need_user(user)
+    casual_only(player, rated=True)  # quick match tables are rated
     if not isinstance(preset, RulePreset) or not preset.active:
         raise BadRequest(_("That rule preset is not offered."))
     if QUICK_PLAYERS not in preset.player_counts:

@@ -37,7 +37,7 @@ from ..tournament import (
     score_group_tables,
     swiss_pairs,
 )
-from .access import Someone, need_user
+from .access import Someone, casual_only, need_user
 from .change import SITE, locked
 from .clocks import forfeit_seat
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound
@@ -72,6 +72,7 @@ def create_tournament(creator: Someone, preset: RulePreset, *, name: str,
     the tables short of players (`bots_fill`). Entries may need a rating (`min_rating`, as
     shown) or an established one (`established_only`: no longer provisional)."""
     creator = need_user(creator)
+    casual_only(creator, rated)
     if not private and not creator.is_staff:
         raise Forbidden(_("Only an administrator can make a public tournament: make a private "
                           "one among friends."))
@@ -150,6 +151,7 @@ def join_tournament(tournament_id: int | str, user: Someone, *, invite_token: ob
         entries = tournament.entries.all()
         if entries.filter(player=user).exists():
             raise Conflict(_("You have already entered this tournament."))
+        casual_only(user, tournament.rated)
         if entries.count() >= tournament.max_players:
             raise Conflict(_("This tournament is full."))
         rating = rating_of(user, "individual")

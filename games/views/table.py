@@ -19,6 +19,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts import guests, ratelimit
+from accounts.forms import GuestForm
+from accounts.views import browser_language
+
 from .. import services, wire
 from ..limits import limited
 from ..models import Game
@@ -165,6 +169,31 @@ def join(request, game_id):
         request, game_id,
         lambda g: services.join_game(g.pk, request.user, invite_token=_invite(request),
                                      seat=request.POST.get("seat") or None)))
+
+
+@limited("signup_ip", who=guests.newcomer, store=ratelimit.KEPT)
+@require_POST
+def play_as_guest(request, game_id):
+    """An invite link's "Play as a guest": a name, and the seat is theirs (accounts.guests;
+    docs/design.md, "Guests from a link"). Counted as a sign-up from the client's address."""
+    game = _get_game(request, game_id)
+    if request.user.is_authenticated:  # already someone: "Take a seat" is theirs to press
+        return to_table(request, game)
+    form = GuestForm(request.POST)
+    if not form.is_valid():
+        return _render_table(request, game, message=" ".join(str(e) for e in form.errors["name"]), status=400)
+    if game.rated:  # before a guest is made: nothing to undo
+        return _render_table(request, game, status=403, message=_(
+            "Guests play casual games only, and this one is rated: log in or sign up to "
+            "take a seat."))
+    guest = guests.make_guest(form.cleaned_data["name"], language=browser_language(request))
+    try:
+        services.join_game(game.pk, guest, invite_token=_invite(request))
+    except services.GameError as exc:  # full meanwhile, say: no guest is left behind
+        guest.delete()
+        return _render_table(request, _reread(game), message=exc.message, status=exc.status)
+    guests.log_in(request, guest)
+    return to_table(request, game)
 
 
 @limited("seat_changes")

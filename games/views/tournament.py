@@ -8,7 +8,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+
+from accounts import guests, ratelimit
+from accounts.forms import GuestForm
+from accounts.views import browser_language
 
 from .. import services
 from ..forms import TournamentForm
@@ -64,7 +69,10 @@ def _visible(request, tournament_id) -> Tournament:
 
 @require_GET
 def tournament(request, tournament_id):
-    t = _visible(request, tournament_id)
+    return _page(request, _visible(request, tournament_id), request.GET.get("invite", ""))
+
+
+def _page(request, t: Tournament, invite: str, status: int = 200):
     entries = list(t.entries.select_related("player"))
     people = {e.player_id: e for e in entries}
     standings = T.tournament_standings(t) if t.status != Tournament.Status.OPEN else []
@@ -82,12 +90,12 @@ def tournament(request, tournament_id):
     ctx = {
         "t": t, "entries": entries, "me": me, "rounds": rounds,
         "standings": [(s, people[s.player]) for s in standings if s.player in people],
-        "invite": request.GET.get("invite", ""),
+        "invite": invite,
         "can_start": t.is_open and user.is_authenticated and (
             user.is_staff or (t.private and t.created_by_id == user.pk)),
         "live_page": "tournament", "live_tournament": t.pk,
     }
-    return render(request, "games/tournament.html", ctx)
+    return render(request, "games/tournament.html", ctx, status=status)
 
 
 def _change(request, tournament_id, change):
@@ -107,6 +115,35 @@ def _change(request, tournament_id, change):
 def join(request, tournament_id):
     return _change(request, tournament_id, lambda t: T.join_tournament(
         t.pk, request.user, invite_token=request.POST.get("invite")))
+
+
+@require_POST
+@limited("signup_ip", who=guests.newcomer, store=ratelimit.KEPT)
+def play_as_guest(request, tournament_id):
+    """A tournament's invite link, "Play as a guest": a name, and they are entered
+    (accounts.guests). Counted as a sign-up from the client's address; casual only."""
+    t = _visible(request, tournament_id)
+    invite = request.POST.get("invite")
+    here = t.get_absolute_url() + (f"?invite={invite}" if invite else "")
+    if request.user.is_authenticated:
+        return redirect(here)
+    form = GuestForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for e in form.errors["name"]))
+        return _page(request, t, invite or "", status=400)
+    if t.rated:
+        messages.error(request, _("Guests play casual games only, and this tournament is "
+                                  "rated: log in or sign up to enter."))
+        return _page(request, t, invite or "", status=403)
+    guest = guests.make_guest(form.cleaned_data["name"], language=browser_language(request))
+    try:
+        T.join_tournament(t.pk, guest, invite_token=invite)
+    except services.GameError as exc:
+        guest.delete()
+        messages.error(request, exc.message)
+        return _page(request, t, invite or "", status=exc.status)
+    guests.log_in(request, guest)
+    return redirect(t.get_absolute_url())
 
 
 @require_POST
