@@ -2,9 +2,12 @@
 zone in a hidden field), the profile (display name, language, time zone, "your move" emails
 and reminders) and the change of email address."""
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MaxLengthValidator
+from django.db import models
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
@@ -91,20 +94,21 @@ class ProfileForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["move_emails"].required = False  # absent: left as it was
         # The blank choices in words (Django's own "- Select an option -" is English only).
-        language = self.fields["language"]
-        assert isinstance(language, forms.ChoiceField)
-        language.choices = [("", _("As my browser says"))] + list(language.choices)[1:]
-        hour = self.fields["summary_hour"]
-        assert isinstance(hour, forms.ChoiceField)
-        hour.choices = [("", _("Any hour"))] + list(hour.choices)[1:]
+        for name, blank in (("language", _("As my browser says")), ("summary_hour", _("Any hour"))):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            model_field = Player._meta.get_field(name)
+            assert isinstance(model_field, models.Field)
+            choices: list[Any] = [("", blank)]
+            field.choices = choices + [c for c in model_field.choices or () if c[0] != ""]
         # A zone saved under an old name shows (and saves) as its current one; a valid zone
         # the list lacks ("Etc/GMT+3") is offered too, so saving keeps it.
         zone = valid_time_zone(self.instance.time_zone)
         self.initial["time_zone"] = zone
-        field = self.fields["time_zone"]
-        assert isinstance(field, forms.ChoiceField)
         if zone and zone not in current_zones():
-            field.choices = list(field.choices) + [(zone, zone)]
+            zones = self.fields["time_zone"]
+            assert isinstance(zones, forms.ChoiceField)
+            zones.choices = time_zone_choices() + [(zone, zone)]
 
     def clean_move_emails(self):
         return self.cleaned_data["move_emails"] or self.instance.move_emails

@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 import time_machine
-from django.core.management import call_command
 
 from accounts.zones import canonical, current_zones, zone_label
+from tests.i18n.compiled import compile_catalogues
 
 pytestmark = pytest.mark.django_db
 URL = "/accounts/profile/"
@@ -44,7 +44,7 @@ def test_only_current_names_are_offered_grouped_by_region(client, alice):
 def test_the_regions_are_in_the_players_words(alice_client, alice):
     alice.language = "ru"
     alice.save()
-    call_command("compilemessages", locale=["ru"], ignore_patterns=[".venv"], verbosity=0)
+    compile_catalogues(["ru"])
     _, select = _options(alice_client.get(URL).content.decode())
     assert '<optgroup label="Европа">' in select and '<optgroup label="Тихий океан">' in select
     assert "Europe" not in re.findall(r'optgroup label="([^"]*)"', select)

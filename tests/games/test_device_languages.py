@@ -6,7 +6,8 @@ not; the profile's notification switch answers in words."""
 import re
 
 import pytest
-from django.core.management import call_command
+
+from tests.i18n.compiled import compile_catalogues
 
 pytestmark = pytest.mark.django_db
 LANGUAGES = ["en", "fi", "nb", "ru"]
@@ -14,8 +15,7 @@ LANGUAGES = ["en", "fi", "nb", "ru"]
 
 @pytest.fixture(scope="module", autouse=True)
 def _compiled():
-    call_command("compilemessages", locale=["fi", "nb", "ru"], ignore_patterns=[".venv"],
-                 verbosity=0)
+    compile_catalogues()
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

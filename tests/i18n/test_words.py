@@ -9,7 +9,6 @@ import pytest
 import time_machine
 from django.conf import settings
 from django.core import mail
-from django.core.management import call_command
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -17,6 +16,7 @@ from games import services
 from games.models import RulePreset
 from games.services import tournament_mail
 
+from .compiled import compile_catalogues
 from .english import ROOT, english_in
 from .russian import agrees, disagreements, glossary_nouns, lone_participle, read_glossary
 
@@ -27,7 +27,7 @@ MINUTE = timedelta(minutes=1)
 
 @pytest.fixture(scope="module", autouse=True)
 def _compiled():
-    call_command("compilemessages", locale=LANGUAGES, ignore_patterns=[".venv"], verbosity=0)
+    compile_catalogues(LANGUAGES)
 
 
 def ru_entries():
@@ -195,3 +195,24 @@ def test_a_rounds_mail_names_its_end_in_a_sentence(alice, days, words):
         _subject, body = tournament_mail._round_words(
             type("T", (), {"name": "Cup"})(), 1, Round(), alice, "https://x/t/", "https://x/c/")
     assert f"{words} " in body and "by on" not in body and "by today" not in body
+
+
+@pytest.mark.django_db
+def test_a_tournament_and_its_tables_say_finished_in_their_own_gender(client, alice, bob,
+                                                                      django_user_model):
+    from games.models import Game, Tournament
+
+    staff = django_user_model.objects.create_user(username="director", is_staff=True)
+    preset = RulePreset.objects.get(name="Classic")
+    cup = services.tournament.create_tournament(staff, preset, name="Cup",
+                                                move_time=timedelta(hours=1))
+    for player in (alice, bob):
+        services.tournament.join_tournament(cup.pk, player)
+    services.tournament.start_tournament(cup.pk, staff)
+    Game.objects.filter(round_table__round__tournament=cup).update(status="finished")
+    Tournament.objects.filter(pk=cup.pk).update(status="finished")
+    with translation.override("ru"):
+        assert Game(status="finished").get_status_display() == "закончена"  # игра
+    page = client.get(cup.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert '<strong id="tournament-status">закончен</strong>' in page  # турнир
+    assert "— закончен\n" in page and "— закончена" not in page  # стол
