@@ -49,6 +49,8 @@ def current_zones() -> frozenset[str]:
     known = zoneinfo.available_timezones()
     names = {line.split("\t")[2] for line in _tz_file("zone.tab").splitlines()
              if line and not line.startswith("#") and line.count("\t") >= 2}
+    if not names:  # a database without zone.tab: every zone of a region, as before
+        names = {name for name in known if name.split("/")[0] in REGIONS}
     return frozenset(name for name in names | {"UTC"} if name in known)
 
 

@@ -94,3 +94,13 @@ def test_the_names_and_labels():
     assert canonical("W-SU") == "Europe/Moscow" and canonical("Europe/Moscow") == "Europe/Moscow"
     assert canonical("Europe/Oslo") == "Europe/Oslo"  # a country's own zone, though a link
     assert zone_label("America/St_Johns", WINTER) == "St Johns (UTC−03:30)"
+
+
+def test_without_zone_tab_every_zone_of_a_region_is_offered(monkeypatch):
+    from accounts import zones
+
+    monkeypatch.setattr(zones, "_tz_file", lambda name: "")
+    monkeypatch.setattr(zones, "current_zones", zones.current_zones.__wrapped__)
+    offered = zones.current_zones()
+    assert "Europe/Helsinki" in offered and len(offered) > 300
+    assert zones.canonical("Asia/Calcutta") == "Asia/Calcutta"  # no links known: itself
