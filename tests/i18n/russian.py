@@ -48,6 +48,33 @@ def agrees(participle: str, gender: str) -> bool:
     return bool(ENDINGS[gender].search(participle))
 
 
+# A clause's subject: "Игра окончена", "Турнир %(tournament)s окончен", "Эта игра уже
+# закончена", "ваши часы остановлены" (not "Запись на этот турнир закрыта", nor the counted
+# "партий сыграно").
+DETERMINERS = {"этот", "эта", "это", "эти", "ваш", "ваша", "ваше", "ваши", "новый", "новая",
+               "новое", "новые", "прошлый", "прошлая", "прошлое", "прошлые"}
+NOT_NOUNS = {"вы", "не", "если", "ничего", "никто", "это", "без", "после", "для", "до", "от",
+             "по", "с", "в", "на", "за", "при", "о"}
+ADJECTIVE = re.compile(r"(?:ый|ий|ой|ая|яя|ое|ее|ые|ие)$")
+_CLAUSE = r"(?:^|[.!?:;—]\s*)"
+_REST = r"(?P<noun>[а-яё]+)(?:\s+%\(\w+\)s|\s+уже|\s+ещё)?\s+(?P<part>[а-яё]+)(?![а-яё])"
+WITH_DETERMINER = re.compile(_CLAUSE + r"(?P<det>[а-яё]+)\s+" + _REST, re.I)
+CAPITALIZED = re.compile(_CLAUSE + r"(?=(?-i:[А-ЯЁ]))" + _REST, re.I)
+
+
+def subjects(msgstr: str) -> list[tuple[str, str]]:
+    """(noun, participle) of each clause whose subject a short participle follows."""
+    found = []
+    for match in [*WITH_DETERMINER.finditer(msgstr), *CAPITALIZED.finditer(msgstr)]:
+        groups = match.groupdict()
+        noun, part = match.group("noun").lower(), match.group("part").lower()
+        if groups.get("det") is not None and groups["det"].lower() not in DETERMINERS:
+            continue
+        if PARTICIPLE.match(part) and noun not in NOT_NOUNS and not ADJECTIVE.search(noun):
+            found.append((noun, part))
+    return sorted(set(found))
+
+
 def disagreements(entries, nouns) -> list[str]:
     """Every (msgctxt, msgid, msgstr) whose participle disagrees with its noun, or stands
     with no noun named by its context."""
@@ -62,13 +89,9 @@ def disagreements(entries, nouns) -> list[str]:
             elif not agrees(lone, by_context[ctx][1]):
                 found.append(f"{msgstr!r} disagrees with {by_context[ctx][0]} ({ctx!r})")
             continue
-        for noun, (gender, _contexts) in nouns.items():
-            # The sentence's subject: "Игра окончена", "Эта игра уже закончена", "Турнир
-            # %(tournament)s окончен" (not "Запись на этот турнир закрыта").
-            pattern = re.compile(rf"(?:^|[.!?:;—]\s*)(?:[а-яё]+\s+)?{noun}(?:\s+\S+)?\s+"
-                                 rf"([а-яё]+)(?![а-яё])", re.I)
-            for match in pattern.finditer(msgstr):
-                word = match.group(1).lower()
-                if PARTICIPLE.match(word) and not agrees(word, gender):
-                    found.append(f"{msgstr!r}: {word} disagrees with {noun}")
+        for noun, participle in subjects(msgstr):
+            if noun not in nouns:
+                found.append(f"no glossary entry for {noun} ({msgstr!r})")
+            elif not agrees(participle, nouns[noun][0]):
+                found.append(f"{msgstr!r}: {participle} disagrees with {noun}")
     return found

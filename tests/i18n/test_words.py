@@ -62,11 +62,14 @@ def test_the_agreement_check_can_fail():
         (None, "The game is over", "Игра окончен"),
         (None, "The game is over", "Игра окончена"),
         (None, "%(t)s is over", "Турнир %(t)s окончена"),
+        (None, "The form is broken.", "Форма повреждена."),  # a noun the glossary lacks
+        (None, "deals played", "партий сыграно"),  # counted: no subject
     ], nouns) == [
         "no noun for 'закончена' ('finished', context None)",
         "'закончена' disagrees with турнир (\"a tournament's status\")",
         "'Игра окончен': окончен disagrees with игра",
         "'Турнир %(t)s окончена': окончена disagrees with турнир",
+        "no glossary entry for форма ('Форма повреждена.')",
     ]
 
 
