@@ -82,8 +82,8 @@ def test_the_check_finds_english_left_in_a_page():
     assert english_in(page, "fi") == ["Select an option", "Type a city"]
 
 
-def _pages(client, lang):
-    """Each form a player sees, blank and refused, in `lang`."""
+def _pages(client, game):
+    """Each form a player sees, blank and refused, in the player's language."""
     bad_profile = {"display_name": "X\u200bY", "language": "xx", "time_zone": "Mars/Base",
                    "summary_hour": "99", "move_emails": "often"}
     return {
@@ -96,6 +96,8 @@ def _pages(client, lang):
         "lobby forms": client.get("/"),
         "new game refused": client.post("/games/new/", {"players": "9"}),
         "tournament form": client.get("/tournaments/"),
+        "table (moves, chat, orders)": client.get(f"/games/{game.pk}/"),
+        "my games (challenges, vacation)": client.get("/games/mine/"),
     }
 
 
@@ -114,15 +116,18 @@ def _logged_out_pages(client):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_no_english_in_the_forms(client, alice, lang):
+def test_no_english_in_the_forms(client, alice, bob, lang):
     alice.language = lang
     alice.is_staff = True  # the tournament form too
     alice.save()
+    game = services.create_game(alice, RulePreset.objects.get(name="Classic"), players=2,
+                                move_time=timedelta(days=1))
+    services.join_game(game.pk, bob)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
     logged_out = _logged_out_pages(client)
     client.force_login(alice)
     found = {}
-    for name, response in {**logged_out, **_pages(client, lang)}.items():
+    for name, response in {**logged_out, **_pages(client, game)}.items():
         assert response.status_code in (200, 400), (name, response.status_code)
         assert response["Content-Language"] == lang, name
         english = english_in(response.content.decode(), lang)
