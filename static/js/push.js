@@ -117,8 +117,11 @@
     if (button) toggle(button);
   });
 
+  // Shows the switch for notices while the site is open; true if the page has one.
   function standIn() {
-    document.querySelectorAll("[data-notify-toggle]").forEach(function (b) { b.hidden = false; });
+    const others = document.querySelectorAll("[data-notify-toggle]");
+    others.forEach(function (b) { b.hidden = false; });
+    return others.length > 0;
   }
 
   async function start() {
@@ -128,9 +131,8 @@
       return;
     }
     if (!supported) {
-      // Said at once, next to the switch that can stand in for it.
-      buttons.forEach(function (button) { say(button, button.dataset.unsupported); });
-      standIn();
+      // Said at once where a switch stands in for it (the profile); the table stays quiet.
+      if (standIn()) buttons.forEach(function (button) { say(button, button.dataset.unsupported); });
       return;
     }
     const on = Boolean(await inTime(current()).catch(() => null));

@@ -54,6 +54,14 @@ def test_a_browser_that_never_answers_is_told_within_seconds(new_page, django_us
     page.screenshot(path=f"{SHOTS}/push-no-answer-desktop.png")
 
 
+def test_without_push_the_profile_says_so_and_offers_notices_while_open(
+        new_page, django_user_model):
+    page = _profile(new_page, django_user_model, "delete window.PushManager;")
+    expect(page.locator("[data-push-status]")).to_contain_text("a private window cannot")
+    expect(_switches(page)).to_have_count(1)
+    expect(page.get_by_role("button", name="Tell me while the site is open in a tab")).to_be_visible()
+
+
 def test_a_logged_out_visitor_offline_gets_the_offline_page_in_their_language(new_page):
     page = new_page(locale="ru-RU", viewport={"width": 390, "height": 844})
     page.goto("/leaderboards/")
