@@ -3,16 +3,19 @@ zone in a hidden field), the profile (display name, language, time zone, "your m
 and reminders) and the change of email address."""
 
 import re
-import zoneinfo
+from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MaxLengthValidator
+from django.db import models
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from .middleware import valid_time_zone
 from .models import Player
 from .names import USERNAME_MAX, validate_player_name
+from .zones import current_zones, zone_choices
 
 
 def limit_username(field: forms.Field) -> None:
@@ -26,9 +29,21 @@ def limit_username(field: forms.Field) -> None:
 
 
 def time_zone_choices():
-    return [("", _("As my browser says"))] + [
-        (zone, zone) for zone in sorted(zoneinfo.available_timezones())
-        if "/" in zone and not zone.startswith(("Etc/", "SystemV/", "posix/", "right/"))]
+    """Zones by their current names, grouped by region (accounts.zones)."""
+    return [("", _("As my browser says"))] + zone_choices()
+
+
+class ZoneSelect(forms.Select):
+    """The zone list with a box above it that narrows it to the cities typed
+    (static/js/zones.js)."""
+
+    def render(self, name, value, attrs=None, renderer=None):
+        field_id = (attrs or {}).get("id") or self.attrs.get("id") or f"id_{name}"
+        search = format_html(
+            '<input type="search" class="zone-filter" data-zone-filter="{}" '
+            'aria-label="{}" placeholder="{}" autocomplete="off">',
+            field_id, _("Find your time zone by city"), _("Type a city: Helsinki, Oslo…"))
+        return search + super().render(name, value, attrs, renderer)
 
 
 class SignUpForm(UserCreationForm):
@@ -92,7 +107,7 @@ class ProfileForm(forms.ModelForm):
     EmailChangeForm."""
 
     time_zone = forms.ChoiceField(
-        label=_("Time zone"), required=False, choices=time_zone_choices,
+        label=_("Time zone"), required=False, choices=time_zone_choices, widget=ZoneSelect,
         help_text=_("Times in emails and notifications are given in it."))
 
     class Meta:
@@ -107,6 +122,22 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["move_emails"].required = False  # absent: left as it was
+        # The blank choices in words (Django's own "- Select an option -" is English only).
+        for name, blank in (("language", _("As my browser says")), ("summary_hour", _("Any hour"))):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            model_field = Player._meta.get_field(name)
+            assert isinstance(model_field, models.Field)
+            choices: list[Any] = [("", blank)]
+            field.choices = choices + [c for c in model_field.choices or () if c[0] != ""]
+        # A zone saved under an old name shows (and saves) as its current one; a valid zone
+        # the list lacks ("Etc/GMT+3") is offered too, so saving keeps it.
+        zone = valid_time_zone(self.instance.time_zone)
+        self.initial["time_zone"] = zone
+        if zone and zone not in current_zones():
+            zones = self.fields["time_zone"]
+            assert isinstance(zones, forms.ChoiceField)
+            zones.choices = time_zone_choices() + [(zone, zone)]
 
     def clean_move_emails(self):
         return self.cleaned_data["move_emails"] or self.instance.move_emails

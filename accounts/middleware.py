@@ -10,6 +10,7 @@ from django.utils import timezone, translation
 from games.kept import memo
 
 from . import guests
+from .zones import canonical
 
 SEEN_EVERY = timedelta(minutes=1)  # at most one write per player per minute
 TIME_ZONE_COOKIE = "tz"  # set by static/js/clock.js from the browser (Intl)
@@ -60,8 +61,9 @@ def _zones() -> frozenset[str]:
 
 
 def valid_time_zone(name) -> str:
-    """`name` if it is a known IANA zone, else ""."""
-    return name if isinstance(name, str) and name in _zones() else ""
+    """The zone `name` is, by its current name ("Asia/Calcutta" -> "Asia/Kolkata":
+    accounts.zones), if it is a known IANA zone; else ""."""
+    return canonical(name) if isinstance(name, str) and name in _zones() else ""
 
 
 def activate_time_zone(name: str) -> None:

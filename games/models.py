@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .describe import duration
@@ -236,9 +236,9 @@ class Game(Invited, Clocked, models.Model):
 
     class Status(models.TextChoices):
         OPEN = "open", _("waiting for players")
-        PLAYING = "playing", _("playing")
-        FINISHED = "finished", _("finished")
-        ABORTED = "aborted", _("aborted")
+        PLAYING = "playing", pgettext_lazy("a game's status (игра)", "playing")
+        FINISHED = "finished", pgettext_lazy("a game's status (игра)", "finished")
+        ABORTED = "aborted", pgettext_lazy("a game's status (игра)", "aborted")
 
     preset = models.ForeignKey(RulePreset, on_delete=models.PROTECT, related_name="games",
                                verbose_name=_("rule preset"))
@@ -258,9 +258,9 @@ class Game(Invited, Clocked, models.Model):
                                     editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
                                    related_name="games_created", verbose_name=_("created by"))
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    started_at = models.DateTimeField(_("started"), null=True, blank=True)
-    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    created_at = models.DateTimeField(pgettext_lazy("when a game (игра) was", "created"), auto_now_add=True)
+    started_at = models.DateTimeField(pgettext_lazy("when a game (игра) was", "started"), null=True, blank=True)
+    finished_at = models.DateTimeField(pgettext_lazy("when a game (игра) was", "finished"), null=True, blank=True)
     state = models.TextField(_("state"), blank=True, help_text=_("Match.to_json()"))
     version = models.PositiveIntegerField(_("version"), default=0)
     time_control = models.CharField(_("time control"), max_length=4, choices=TimeControl,
@@ -537,7 +537,7 @@ class DealRecord(models.Model):
     draw = models.BooleanField(_("drawn"), default=False)
     out = models.JSONField(_("seats in the order they went out"), default=list)
     resigned = models.PositiveSmallIntegerField(_("resigned by seat"), null=True, blank=True)
-    finished_at = models.DateTimeField(_("finished"), auto_now_add=True)
+    finished_at = models.DateTimeField(pgettext_lazy("when a deal (партия) was", "finished"), auto_now_add=True)
 
     class Meta:
         ordering = ("game", "number")
@@ -617,10 +617,10 @@ class Tournament(Invited, Clocked, models.Model):
         ROUND_ROBIN = "round_robin", _("round robin")
 
     class Status(models.TextChoices):
-        OPEN = "open", _("open for entries")
-        PLAYING = "playing", _("playing")
-        FINISHED = "finished", _("finished")
-        CANCELLED = "cancelled", _("cancelled")
+        OPEN = "open", pgettext_lazy("a tournament's status (турнир)", "open for entries")
+        PLAYING = "playing", pgettext_lazy("a tournament's status (турнир)", "playing")
+        FINISHED = "finished", pgettext_lazy("a tournament's status (турнир)", "finished")
+        CANCELLED = "cancelled", pgettext_lazy("a tournament's status (турнир)", "cancelled")
 
     name = models.CharField(_("name"), max_length=80)
     preset = models.ForeignKey(RulePreset, on_delete=models.PROTECT, related_name="tournaments",
@@ -668,9 +668,9 @@ class Tournament(Invited, Clocked, models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
                                    null=True, related_name="tournaments_created",
                                    verbose_name=_("created by"))
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    started_at = models.DateTimeField(_("started"), null=True, blank=True)
-    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    created_at = models.DateTimeField(pgettext_lazy("when a tournament (турнир) was", "created"), auto_now_add=True)
+    started_at = models.DateTimeField(pgettext_lazy("when a tournament (турнир) was", "started"), null=True, blank=True)
+    finished_at = models.DateTimeField(pgettext_lazy("when a tournament (турнир) was", "finished"), null=True, blank=True)
 
     class Meta:
         ordering = ("-created_at",)
@@ -716,9 +716,9 @@ class TournamentRound(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField(_("round"))
     byes = models.JSONField(_("byes"), default=list, blank=True)
-    started_at = models.DateTimeField(_("started"))
+    started_at = models.DateTimeField(pgettext_lazy("when a round (тур) was", "started"))
     deadline = models.DateTimeField(_("deadline"))
-    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    finished_at = models.DateTimeField(pgettext_lazy("when a round (тур) was", "finished"), null=True, blank=True)
 
     class Meta:
         ordering = ("tournament", "number")

@@ -2,15 +2,20 @@
 changes (join, leave, start, play, chat, resign, rematch…), replays, leaderboards,
 tournaments."""
 
-from django.urls import path
+from django.conf import settings
+from django.urls import path, re_path
 
 from .views import device, history, lobby, table, tournament
+
+LANGS = "|".join(code for code, _name in settings.LANGUAGES)  # the manifest's and offline page's
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
     path("sw.js", device.service_worker, name="service_worker"),
     path("manifest.webmanifest", device.manifest, name="manifest"),
     path("offline/", device.offline, name="offline"),
+    re_path(rf"^offline/(?P<lang>{LANGS})/$", device.offline, name="offline_in"),
+    re_path(rf"^manifest\.(?P<lang>{LANGS})\.webmanifest$", device.manifest, name="manifest_in"),
     path("push/subscribe/", device.push_subscribe, name="push_subscribe"),
     path("push/unsubscribe/", device.push_unsubscribe, name="push_unsubscribe"),
     path("games/new/", lobby.create, name="create_game"),

@@ -62,7 +62,8 @@ def _round_words(tournament: Tournament, number: int, rnd: TournamentRound | Non
         _("Round %(n)s of %(tournament)s has started") % {
             "n": number, "tournament": tournament.name},
         _("Hello %(player)s,\n\nRound %(n)s of %(tournament)s has started. Your "
-          "table: %(table)s\nIts tables must be finished by %(deadline)s (%(zone)s).\n\n"
+          "table: %(table)s\nThe round ends %(deadline)s (%(zone)s): finish your game by "
+          "then.\n\n"
           "The standings: %(page)s") % {
             "player": player.name, "n": number, "tournament": tournament.name,
             "table": table, "page": page, "zone": player_zone(player),

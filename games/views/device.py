@@ -6,6 +6,7 @@ that makes the site installable, the offline page, and a player's push subscript
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
@@ -13,6 +14,7 @@ from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonRespo
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
@@ -38,15 +40,28 @@ def service_worker(request):
     return response
 
 
+def _in_language(lang: str | None):
+    """The words of `lang` (one of the site's, as the URL's pattern checks), else of the
+    request's language."""
+    return translation.override(lang) if lang else nullcontext()
+
+
 @require_GET
 @cache_control(max_age=3600)
-def manifest(request):
-    """The web app manifest: name, icons, "My games" as the start, the theme."""
+def manifest(request, lang: str | None = None):
+    """The web app manifest in a language: name, description, icons, "My games" as the
+    start, the theme. The page links to its language's (/manifest.ru.webmanifest): a
+    browser fetches a manifest without the site's cookies, so it can't say the language."""
+    with _in_language(lang):
+        return _manifest(lang or request.LANGUAGE_CODE)
+
+
+def _manifest(lang: str) -> JsonResponse:
     data = {
         "name": _("Durak"),
         "short_name": _("Durak"),
         "description": _("Podkidnoy Durak against friends or computer players."),
-        "lang": request.LANGUAGE_CODE,
+        "lang": lang,
         "start_url": reverse("my_games"),
         "scope": "/",
         "id": "/",
@@ -65,9 +80,11 @@ def manifest(request):
 
 
 @require_GET
-def offline(request):
-    """What the service worker shows when a page can't be reached (kept in its cache)."""
-    return render(request, "offline.html")
+def offline(request, lang: str | None = None):
+    """What the service worker shows when a page can't be reached, in the language of the
+    page that registered it (static/js/sw.js keeps /offline/<lang>/ in its cache)."""
+    with _in_language(lang):
+        return render(request, "offline.html")
 
 
 def _subscription(request) -> dict[str, str]:

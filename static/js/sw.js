@@ -1,11 +1,13 @@
 // The service worker, served at /sw.js so that its scope is the whole site
 // (games.views.device). It shows the site's push notifications (games.services.push), opens
-// the table a notification is about when it is clicked, and shows the offline page when a
-// page can't be reached.
+// the table a notification is about when it is clicked, and shows the offline page (kept in
+// its cache at install, in its page's language) when a page can't be reached.
 "use strict";
 
-const CACHE = "durak-offline-v1";
-const OFFLINE = "/offline/";
+const CACHE = "durak-offline-v2";
+// The language of the page that registered it (/sw.js?lang=ru: static/js/worker.js).
+const LANG = new URL(self.location.href).searchParams.get("lang") || "";
+const OFFLINE = /^[a-z]{2,3}$/.test(LANG) ? "/offline/" + LANG + "/" : "/offline/";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.add(OFFLINE)).then(() => self.skipWaiting()));
@@ -20,9 +22,10 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-// Pages come from the network; only when it fails, the offline page.
+// Pages come from the network; only when it fails, the offline page. A form sent (POST)
+// is left to the browser.
 self.addEventListener("fetch", (event) => {
-  if (event.request.mode !== "navigate") return;
+  if (event.request.mode !== "navigate" || event.request.method !== "GET") return;
   event.respondWith(fetch(event.request).catch(async () => (await caches.match(OFFLINE)) || Response.error()));
 });
 

@@ -244,7 +244,7 @@ def test_the_service_worker_and_the_manifest(client):
     # Still no inline script anywhere: scripts only from the site's files.
     policy = page["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
-    assert '<link rel="manifest" href="/manifest.webmanifest">' in page.content.decode()
+    assert '<link rel="manifest" href="/manifest.en.webmanifest">' in page.content.decode()
 
 
 def test_no_key_no_push(slow, push_service, settings):

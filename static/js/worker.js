@@ -1,0 +1,11 @@
+// The service worker for every visitor, logged in or not (games.views.device): a page that
+// can't be reached opens as the offline page, in this page's language. Its address is the
+// page's <meta name="service-worker"> (/sw.js?lang=ru): a new language installs the worker
+// again, with that language's offline page. static/js/push.js registers the same address.
+(function () {
+  "use strict";
+  if (!("serviceWorker" in navigator)) return;
+  const meta = document.querySelector('meta[name="service-worker"]');
+  if (!meta) return;
+  navigator.serviceWorker.register(meta.content, { scope: "/" }).catch(function () {});
+})();
