@@ -42,7 +42,7 @@ SUBCLASSES = {
     "games.translation": {"RulePresetTranslation"},
     # forms
     "games.forms": {"ClockForm", "CreateGameForm", "LobbyFilterForm"},
-    "accounts.forms": {"EmailChangeForm", "GuestForm", "ProfileForm", "SignUpForm",
+    "accounts.forms": {"EmailChangeForm", "GuestForm", "ProfileForm", "SignUpForm", "ZoneSelect",
                        "SignUpForm.Meta"},
     # models and their choices
     "games.models": {

@@ -215,7 +215,11 @@ def view_name(view) -> str:
 
 
 def concrete(route: str) -> str:
-    """A URL for the route: numbers for ids, a word for the rest."""
+    """A URL for the route: numbers for ids, a word for the rest; a regular expression's
+    group its first choice."""
+    if route.startswith("^"):
+        route = re.sub(r"\(\?P<\w+>([^|)]*)[^)]*\)", r"\1", route.strip("^$"))
+        return "/" + route.replace("\\.", ".")
     return "/" + re.sub(r"<(?:(\w+):)?\w+>",
                         lambda m: "999999" if m.group(1) == "int" else "x", route)
 
