@@ -217,6 +217,7 @@ REFUSALS = {
                               "while."),
     "profile_saves": _("You have saved your settings many times in a short while."),
     "password_guesses": _("Your password has been typed wrong too many times."),
+    "deal_checks": _("You have checked many deals in a short while."),
 }
 
 

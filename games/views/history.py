@@ -54,13 +54,17 @@ def replay_page(request, game_id):
         return f"{reverse('replay', args=[game.pk])}?{urlencode(query)}"
 
     number, last = frame["number"], frame["last"]
+    saved = game.match()  # over: its seed and salt are published (docs/fairness.md)
+    query = f"?{urlencode({'invite': invite})}" if invite else ""
     return render(request, "games/replay.html", {
         "game": game, "frame": frame,
         "first_url": link(0), "last_url": link(last),
         "prev_url": link(number - 1) if number > 0 else "",
         "next_url": link(number + 1) if number < last else "",
-        "export_url": reverse("export_game", args=[game.pk])
-        + (f"?{urlencode({'invite': invite})}" if invite else ""),
+        "export_url": reverse("export_game", args=[game.pk]) + query,
+        "check_url": reverse("check_game", args=[game.pk]) + query,
+        "seed": saved.seed if saved is not None else None,
+        "salt": saved.salt if saved is not None else None,
         "review": (marks := _review_marks(game, link, number)),
         "review_pending": marks is None and review.pending(game),
         "here_url": link(number),
