@@ -4,7 +4,7 @@ tournaments."""
 
 from django.urls import path
 
-from .views import deals, device, history, lobby, table, tournament
+from .views import deals, device, history, ladder, lobby, table, tournament
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
@@ -35,6 +35,7 @@ urlpatterns = [
     path("games/<int:game_id>/review/", history.ask_review, name="ask_review"),
     path("games/<int:game_id>/export.json", history.export_game, name="export_game"),
     path("leaderboards/", history.leaderboards, name="leaderboards"),
+    path("leaderboards/computer/", ladder.bot_ladder, name="bot_ladder"),
     path("deals/check/", deals.check_deal, name="check_deal"),
     path("games/<int:game_id>/check/", deals.check_game, name="check_game"),
     path("games/<int:game_id>/deals/<int:number>/", table.deal_record, name="deal_record"),

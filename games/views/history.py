@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import notify, review, services
-from ..models import Game
-from ..present import replay, standings
+from ..models import Game, Rating
+from ..present import ladder, replay, standings
 from ..services import coach
 from ..services.ratings import BRACKETS, MIN_GAMES
 
@@ -133,4 +133,6 @@ def leaderboards(request):
         "brackets": [(key, names[key]) for key in (*BRACKETS, standings.TEAMS)],
         "bracket": bracket, "bracket_name": names[bracket],
         "rows": standings.leaderboard(bracket), "min_games": MIN_GAMES,
+        "bots": ladder.board_rows(Rating.Pool.TEAMS if bracket == standings.TEAMS
+                                  else Rating.Pool.INDIVIDUAL),
     })
