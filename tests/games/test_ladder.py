@@ -13,7 +13,6 @@ from games.models import ArenaRun, BotRating, Rating, RatingChange
 from games.services import ladder
 from games.services.ratings import BOT_RATINGS, BOT_SIGMA
 
-from .conftest import client_for
 from .playout import finish, table
 
 pytestmark = pytest.mark.django_db
