@@ -39,7 +39,9 @@ def ladder() -> dict[str, Any]:
     runs = list(ArenaRun.objects.all())  # newest first
     played = {level: {"deals": 0, "won": 0, "lost": 0, "drawn": 0} for level in LEVELS}
     pairs: dict[tuple[str, str], dict[str, int]] = {}
-    cpu = {level: {"decisions": 0, "seconds": 0.0, "p95": None} for level in LEVELS}
+    decided = dict.fromkeys(LEVELS, 0)  # decisions with a real choice, and their CPU time
+    seconds = dict.fromkeys(LEVELS, 0.0)
+    p95: dict[str, float] = {}  # the newest run's
     for run in runs:
         for pair in run.figures.get("pairs", []):
             a, b = pair["levels"]
@@ -55,24 +57,22 @@ def ladder() -> dict[str, Any]:
                 played[level]["lost"] += lost
                 played[level]["drawn"] += pair["drawn"]
         for level, figures in run.figures.get("cpu", {}).items():
-            if level in cpu:
-                cpu[level]["decisions"] += figures["decisions"]
-                cpu[level]["seconds"] += figures["seconds"]
-                if cpu[level]["p95"] is None:  # the newest run's
-                    cpu[level]["p95"] = figures["p95"]
+            if level in decided:
+                decided[level] += figures["decisions"]
+                seconds[level] += figures["seconds"]
+                p95.setdefault(level, figures["p95"])
     levels = []
     for level in LEVELS:
         alone, teams = bot_rating(level, Rating.Pool.INDIVIDUAL), bot_rating(level, Rating.Pool.TEAMS)
-        mine, time = played[level], cpu[level]
-        decisions = int(time["decisions"])
+        mine, decisions = played[level], decided[level]
         levels.append({
             "level": level, "name": LABELS[level],
             "rating": shown(alone.mu, alone.sigma), "games": alone.games,
             "team_rating": shown(teams.mu, teams.sigma), "team_games": teams.games,
             "arena_deals": mine["deals"], "won": _share(mine["won"], mine["deals"]),
             "lost": mine["lost"], "drawn": mine["drawn"], "decisions": decisions,
-            "cpu_mean": f"{time['seconds'] / decisions * 1000:.1f}" if decisions else "–",
-            "cpu_p95": f"{time['p95'] * 1000:.1f}" if time["p95"] is not None else "–",
+            "cpu_mean": f"{seconds[level] / decisions * 1000:.1f}" if decisions else "–",
+            "cpu_p95": f"{p95[level] * 1000:.1f}" if level in p95 else "–",
         })
     return {
         "levels": levels,

@@ -44,8 +44,8 @@ def rate_arena(deals: Sequence[ArenaDeal]) -> dict[str, BotRating]:
         rows = locked_bot_ratings([level for deal in deals for level in deal.levels], pool)
         for deal in deals:
             first, second = (rows[level] for level in deal.levels)
-            ranks = [1, 1] if deal.loser is None else [2 if deal.loser == 0 else 1,
-                                                        2 if deal.loser == 1 else 1]
+            ranks = [1.0, 1.0] if deal.loser is None else [2.0 if deal.loser == 0 else 1.0,
+                                                            2.0 if deal.loser == 1 else 1.0]
             [[a], [b]] = MODEL.rate([[MODEL.rating(mu=first.mu, sigma=first.sigma)],
                                      [MODEL.rating(mu=second.mu, sigma=second.sigma)]],
                                     ranks=ranks)

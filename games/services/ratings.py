@@ -124,12 +124,12 @@ def rate_game(game: Game) -> list[RatingChange]:
             row.mu, row.sigma, row.games = new.mu, new.sigma, row.games + 1
             row.save(update_fields=["mu", "sigma", "games"])
         RatingChange.objects.bulk_create(changes)
-        for level, row in levels.items():  # its seats' changes added up: one level, one row
+        for level, bot in levels.items():  # its seats' changes added up: one level, one row
             seated = [n for n, lvl in bots.items() if lvl == level]
-            row.mu += sum(after[n].mu - row.mu for n in seated)
-            row.sigma = min(after[n].sigma for n in seated)
-            row.games += 1
-            row.save(update_fields=["mu", "sigma", "games"])
+            bot.mu += sum(after[n].mu - bot.mu for n in seated)
+            bot.sigma = min(after[n].sigma for n in seated)
+            bot.games += 1
+            bot.save(update_fields=["mu", "sigma", "games"])
     return changes
 
 
