@@ -1,7 +1,8 @@
 """The standing arena of the computer players (docs/ladder.md): every pair of levels plays
 two-player deals of the classic rules, each pack twice with the seats swapped so that the
 luck of the deal cancels out, and the CPU time of every decision with a real choice is
-measured. Pure: the site's `manage.py bot_ladder` stores the results and rates the levels.
+measured (the search levels' budgets count CPU time, as the bench arena's --cpu-clock).
+Pure: the site's `manage.py bot_ladder` stores the results and rates the levels.
 
 >>> played = play_pairs(["easy", "medium"], deals=2, seed="doc", budget=0.0)
 >>> [(d.levels, d.loser is None or d.loser in (0, 1)) for d in played.deals]
@@ -45,6 +46,8 @@ def play_deal(levels: tuple[str, str], deck: list[str], dealer: int, seed: str,
               budget: float | None, cpu: dict[str, list[float]]) -> ArenaDeal:
     """One deal between the levels at seats 0 and 1; adds each decision's CPU time to `cpu`."""
     bots = [make_bot(level, seed=f"{seed}/{s}", budget=budget) for s, level in enumerate(levels)]
+    for bot in bots:  # budgets in CPU seconds: other load on the machine weakens no level
+        bot.clock = time.process_time
     deal = Deal.start(RULES, deck=deck, dealer=dealer)
     for _ in range(MAX_ACTIONS):
         if deal.is_over:
