@@ -66,7 +66,12 @@ def test_the_ladder_page_shows_every_level_with_its_figures(client):
         assert deals == "6"  # three pairs of two deals
         assert re.fullmatch(r"\d+% \(\d+%–\d+%\)", won), won
         assert re.fullmatch(r"\d+ / \d+", lost_drawn)
-        assert re.fullmatch(r"\d+\.\d, \d+\.\d", cpu), cpu
+        time = run.figures["cpu"][level]
+        assert cpu == (f"{time['seconds'] / time['decisions'] * 1000:.1f}, "
+                       f"{time['p95'] * 1000:.1f}")
+        won_deals = sum(p["lost"][1 - p["levels"].index(level)] for p in run.figures["pairs"]
+                        if level in p["levels"])
+        assert won.startswith(f"{won_deals / 6 * 100:.0f}% (")
     assert "The arena has been run once: 12 deals" in body
     assert "0.01 seconds a move" in body
     assert body.count("95% interval") >= 2
