@@ -92,6 +92,8 @@ def test_the_seal_shows_before_the_first_card_and_the_secrets_only_after_the_end
         services.play_seat(game.pk, seat, [match.deal.legal_actions(seat)[0].token()],
                            game.version)
     assert game.status == Game.Status.FINISHED and len(seals) == 2
+    table_page = clients[0].get(f"/games/{game.pk}/").content.decode()
+    assert f'href="/games/{game.pk}/check/"' in table_page  # at the end, beside the replay
     page = clients[None].get(f"/games/{game.pk}/replay/").content.decode()
     assert seed in page and salt in page and f"/games/{game.pk}/check/" in page
     record = DealRecord.objects.get(game=game, number=1)
