@@ -219,6 +219,7 @@ REFUSALS = {
     "password_guesses": _("Your password has been typed wrong too many times."),
     # Counted by the guests' views too (accounts.guests): a guest is a new account.
     "signup_ip": _("Too many new accounts have been made from your network."),
+    "deal_checks": _("You have checked many deals in a short while."),
 }
 
 

@@ -496,6 +496,50 @@ class Rating(models.Model):
         return f"{self.player_id} {self.pool} {self.mu:.2f}±{self.sigma:.2f}"
 
 
+class BotRating(models.Model):
+    """A computer level's rating on the people's scale (docs/ladder.md): from its games
+    against people (games.services.ratings) and from the bot arena (services.ladder)."""
+
+    level = models.CharField(_("bot level"), max_length=8, choices=BOT_LEVELS)
+    pool = models.CharField(_("play"), max_length=10, choices=Rating.Pool)
+    mu = models.FloatField(_("skill"))
+    sigma = models.FloatField(_("uncertainty"))
+    games = models.PositiveIntegerField(_("games against people"), default=0)
+    arena_deals = models.PositiveIntegerField(_("arena deals"), default=0)
+
+    class Meta:
+        ordering = ("pool", "level")
+        verbose_name = _("computer player's rating")
+        verbose_name_plural = _("computer players' ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["level", "pool"], name="bot_rating_level_pool_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.level} {self.pool} {self.mu:.2f}±{self.sigma:.2f}"
+
+
+class ArenaRun(models.Model):
+    """One run of the bot arena (`manage.py bot_ladder`): its settings and figures, per
+    level and per pair of levels (services.ladder.play_arena says what they hold)."""
+
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    deals = models.PositiveIntegerField(_("deals"))
+    budget = models.FloatField(_("thinking time per move"), null=True, blank=True,
+                               help_text=_("Seconds; empty: each level's own."))
+    seed = models.CharField(_("seed"), max_length=64)
+    seconds = models.FloatField(_("took (seconds)"))
+    figures = models.JSONField(_("figures"), default=dict)
+
+    class Meta:
+        ordering = ("-at", "-pk")
+        verbose_name = _("arena run")
+        verbose_name_plural = _("arena runs")
+
+    def __str__(self) -> str:
+        return f"arena {self.at:%Y-%m-%d %H:%M} {self.deals} deals"
+
+
 class RatingChange(models.Model):
     """The rating history: one row per rated player per finished rated game."""
 
@@ -537,7 +581,10 @@ class DealRecord(models.Model):
     draw = models.BooleanField(_("drawn"), default=False)
     out = models.JSONField(_("seats in the order they went out"), default=list)
     resigned = models.PositiveSmallIntegerField(_("resigned by seat"), null=True, blank=True)
-    finished_at = models.DateTimeField(pgettext_lazy("when a deal (партия) was", "finished"), auto_now_add=True)
+    # The SHA-256 the table showed before the deal's first card (docs/fairness.md).
+    commitment = models.CharField(_("commitment"), max_length=64, blank=True)
+    finished_at = models.DateTimeField(pgettext_lazy("when a deal (партия) was", "finished"),
+                                       auto_now_add=True)
 
     class Meta:
         ordering = ("game", "number")

@@ -5,7 +5,7 @@ tournaments."""
 from django.conf import settings
 from django.urls import path, re_path
 
-from .views import device, history, lobby, table, tournament
+from .views import deals, device, history, ladder, lobby, table, tournament
 
 LANGS = "|".join(code for code, _name in settings.LANGUAGES)  # the manifest's and offline page's
 
@@ -41,6 +41,9 @@ urlpatterns = [
     path("games/<int:game_id>/review/", history.ask_review, name="ask_review"),
     path("games/<int:game_id>/export.json", history.export_game, name="export_game"),
     path("leaderboards/", history.leaderboards, name="leaderboards"),
+    path("leaderboards/computer/", ladder.bot_ladder, name="bot_ladder"),
+    path("deals/check/", deals.check_deal, name="check_deal"),
+    path("games/<int:game_id>/check/", deals.check_game, name="check_game"),
     path("games/<int:game_id>/deals/<int:number>/", table.deal_record, name="deal_record"),
     path("games/<int:game_id>/resign/", table.resign, name="resign"),
     path("games/<int:game_id>/rematch/", table.rematch, name="rematch"),

@@ -39,6 +39,7 @@ SUBCLASSES = {
     "games.apps": {"GamesConfig"},
     "accounts.apps": {"AccountsConfig"},
     "games.management.commands.setup_site": {"Command"},
+    "games.management.commands.bot_ladder": {"Command"},
     "games.translation": {"RulePresetTranslation"},
     # forms
     "games.forms": {"ClockForm", "CreateGameForm", "LobbyFilterForm"},
@@ -46,7 +47,8 @@ SUBCLASSES = {
                        "SignUpForm.Meta"},
     # models and their choices
     "games.models": {
-        "ChatMessage", "ChatMute", "DeadlineSweep", "DealRecord", "Entry", "Game",
+        "ArenaRun", "BotRating", "ChatMessage", "ChatMute", "DeadlineSweep", "DealRecord",
+        "Entry", "Game",
         "Game.Status", "Move", "Move.Kind", "PushSubscription", "Rating", "Rating.Pool",
         "RatingChange", "RoundTable", "RulePreset", "RulePreset.NextDealStart",
         "RulePreset.Teams", "RulePreset.ThrowIn", "RulePreset.TimeoutPolicy",

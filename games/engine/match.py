@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 
+from .commitment import commitment, deal_seed
 from .deal import Deal
 from .outcome import Outcome, Termination
 from .rules import Rules
@@ -20,7 +21,7 @@ class Match:
     """
 
     def __init__(self, rules: Rules, *, deals: int | None = None, loss_limit: int | None = None,
-                 seed: int | float | str | None = None) -> None:
+                 seed: int | float | str | None = None, salt: str | None = None) -> None:
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a Rules, not {type(rules).__name__}.")
         for name, value in (("deals", deals), ("loss_limit", loss_limit)):
@@ -29,6 +30,7 @@ class Match:
         if deals is None and loss_limit is None:
             deals = 1
         self.rules, self.deals, self.loss_limit, self.seed = rules, deals, loss_limit, seed
+        self.salt = salt  # the secret of the deals' commitments (docs/fairness.md)
         rng = random.Random(f"{seed}/dealer") if seed is not None else random.SystemRandom()
         self.dealer = rng.randrange(rules.players)  # R23: the first dealer is chosen at random
         self.results: list[int | None] = []  # per finished deal: losing seat/team, None = draw
@@ -38,7 +40,13 @@ class Match:
         self.deal = Deal.start(rules, seed=self._deal_seed(0), dealer=self.dealer, opener=None)
 
     def _deal_seed(self, index: int) -> str | None:
-        return None if self.seed is None else f"{self.seed}/{index}"
+        return None if self.seed is None else deal_seed(self.seed, index)
+
+    def commitment(self, index: int | None = None) -> str | None:
+        """The commitment of deal `index` (0 for the first; None: the deal in play), or None
+        for a match without a seed or a salt (docs/fairness.md)."""
+        seed = self._deal_seed(len(self.results) if index is None else index)
+        return None if seed is None or self.salt is None else commitment(seed, self.salt)
 
     def _sides(self) -> range:
         return range(self.rules.team_count)
@@ -156,9 +164,10 @@ class Match:
         return self.deal
 
     def to_json(self) -> str:
+        salt = {} if self.salt is None else {"salt": self.salt}  # kept only when there is one
         return json.dumps({
             "rules": self.rules.to_dict(), "deals": self.deals, "loss_limit": self.loss_limit,
-            "seed": self.seed, "dealer": self.dealer, "results": self.results,
+            "seed": self.seed, **salt, "dealer": self.dealer, "results": self.results,
             "prev_loser": self.prev_loser, "resigned": self.resigned,
             "forfeited": self.forfeited,
             "deal": self.deal.to_json(),
@@ -171,6 +180,7 @@ class Match:
             self = object.__new__(cls)
             self.rules = Rules.from_dict(d["rules"])
             self.deals, self.loss_limit, self.seed = d["deals"], d["loss_limit"], d["seed"]
+            self.salt = d.get("salt")  # absent in matches saved before commitments
             self.dealer, self.results, self.prev_loser = d["dealer"], d["results"], d["prev_loser"]
             self.resigned = d.get("resigned")  # absent in matches saved before resigning
             self.forfeited = d.get("forfeited")  # absent in matches saved before forfeits

@@ -51,7 +51,8 @@ def start_of(game: Game) -> Match:
         raise NoReplay(_("This game ended before any card was dealt."))
     if saved.seed is None:
         raise NoReplay(_("This game was dealt before replays were kept."))
-    return Match(saved.rules, deals=saved.deals, loss_limit=saved.loss_limit, seed=saved.seed)
+    return Match(saved.rules, deals=saved.deals, loss_limit=saved.loss_limit, seed=saved.seed,
+                 salt=saved.salt)
 
 
 def replayed(game: Game) -> Match:
@@ -64,7 +65,7 @@ def record(game: Game) -> dict[str, Any]:
     `games.engine.replay.replay` plays it back to the final state."""
     start = start_of(game)
     data = export(start.rules, deals=start.deals, loss_limit=start.loss_limit,
-                  seed=start.seed, moves=moves_of(game))
+                  seed=start.seed, salt=start.salt, moves=moves_of(game))
     seats = seats_of(game)
     data["game"] = {
         "id": game.pk, "rules_name": game.preset.name,

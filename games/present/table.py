@@ -330,6 +330,7 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None,
         "log": [line for line in reversed(lines) if line],
         "tally": tally,
         "deal_number": match.deal_number,
+        "commitment": match.commitment(),  # docs/fairness.md
         "last_result": last_result,
         "trump_name": describe.suit_name(view["trump"]),
         "trump_symbol": SUIT_SYMBOLS[view["trump"]],

@@ -65,6 +65,7 @@ def start_match(game: Game, seats: list[Seat], now: datetime | None = None, *,
     match = (new_match(game.get_rules(), deals=game.deals, loss_limit=game.loss_limit)
              if seed is None else
              Match(game.get_rules(), deals=game.deals, loss_limit=game.loss_limit, seed=seed))
+    match.salt = secrets.token_hex(16)  # the deals' commitments' secret (docs/fairness.md)
     game.state = match.to_json()
     game.status = Game.Status.PLAYING
     game.started_at = now or timezone.now()

@@ -2,9 +2,11 @@
 
 A match ranks its players (or teams) by deals lost, fewest first (R24): in a one-deal
 match the durak comes last and everyone else shares first place (R21); a team wins or
-loses together (R31). A forfeit (section 10) puts the forfeiting side last. Bots play at a
-fixed rating per level and are never updated. Casual games, aborted games and games
-without a person change nothing. Every rated player gets a RatingChange row (the history).
+loses together (R31). A forfeit (section 10) puts the forfeiting side last. Each bot level
+plays at its ladder rating (BotRating, docs/ladder.md), which its games against people move
+as a person's, and the bot arena too (services.ladder). Casual games, aborted games and
+games without a person change nothing. Every rated person gets a RatingChange row (the
+history).
 """
 
 from __future__ import annotations
@@ -15,15 +17,15 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from ..models import Game, Rating, RatingChange, Seat
+from ..models import BotRating, Game, Rating, RatingChange, Seat
 from .access import seats_of
 
 if TYPE_CHECKING:
     from accounts.models import Player
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3 for a newcomer
-BOT_SIGMA = 1.0
-BOT_RATINGS = {  # mu per level: fixed, so playing bots moves a rating sensibly
+BOT_SIGMA = MODEL.sigma / 3  # a level's starting uncertainty: a guess, settled by its games
+BOT_RATINGS = {  # a level's starting mu, before its games and the arena (docs/ladder.md)
     "easy": 15.0,
     "medium": 22.0,
     "hard": 27.0,
@@ -102,9 +104,12 @@ def rate_game(game: Game) -> list[RatingChange]:
     decided = len(set(place.values())) > 1  # not a draw all round
     last = max(place.values())
     with transaction.atomic():
-        # A player's rating row is locked while it changes (two games may end at once).
+        # A player's rating row is locked while it changes (two games may end at once);
+        # the bot levels' rows after the people's, in one order.
         rows = {s.number: _locked_rating(s.player, pool) for s in seats if s.player_id}
-        teams = [[_model_rating(seat, rows) for seat in members[side]] for side in sides]
+        bots = {s.number: s.bot_level for s in seats if not s.player_id and s.bot_level}
+        levels = locked_bot_ratings(list(bots.values()), pool)
+        teams = [[_model_rating(seat, rows, levels) for seat in members[side]] for side in sides]
         rated = MODEL.rate(teams, ranks=[place[side] for side in sides])
         after = {seat.number: new for side, team in zip(sides, rated)
                  for seat, new in zip(members[side], team)}
@@ -119,7 +124,30 @@ def rate_game(game: Game) -> list[RatingChange]:
             row.mu, row.sigma, row.games = new.mu, new.sigma, row.games + 1
             row.save(update_fields=["mu", "sigma", "games"])
         RatingChange.objects.bulk_create(changes)
+        for level, bot in levels.items():  # its seats' changes added up: one level, one row
+            seated = [n for n, lvl in bots.items() if lvl == level]
+            bot.mu += sum(after[n].mu - bot.mu for n in seated)
+            bot.sigma = min(after[n].sigma for n in seated)
+            bot.games += 1
+            bot.save(update_fields=["mu", "sigma", "games"])
     return changes
+
+
+def locked_bot_ratings(levels: list[str], pool: str) -> dict[str, BotRating]:
+    """The levels' rating rows, made if need be and locked for update in the levels' order
+    (two transactions lock them alike, so they never wait on each other in a circle)."""
+    rows: dict[str, BotRating] = {}
+    for level in sorted(set(levels)):
+        BotRating.objects.get_or_create(level=level, pool=pool, defaults={
+            "mu": BOT_RATINGS[level], "sigma": BOT_SIGMA})
+        rows[level] = BotRating.objects.select_for_update().get(level=level, pool=pool)
+    return rows
+
+
+def bot_rating(level: str, pool: str) -> BotRating:
+    """The level's rating row (unsaved with the level's starting rating if it has none)."""
+    found = BotRating.objects.filter(level=level, pool=pool).first()
+    return found or BotRating(level=level, pool=pool, mu=BOT_RATINGS[level], sigma=BOT_SIGMA)
 
 
 def _locked_rating(player: Player | None, pool: str) -> Rating:
@@ -128,10 +156,11 @@ def _locked_rating(player: Player | None, pool: str) -> Rating:
     return Rating.objects.select_for_update().get(player=player, pool=pool)
 
 
-def _model_rating(seat: Seat, rows: dict[int, Rating]) -> PlackettLuceRating:
+def _model_rating(seat: Seat, rows: dict[int, Rating],
+                  levels: dict[str, BotRating]) -> PlackettLuceRating:
     """A person's current rating (a bot standing in for them plays on their rating, so
-    their timeouts count against them), or the bot level's fixed one."""
-    if seat.number in rows:
-        row = rows[seat.number]
-        return MODEL.rating(mu=row.mu, sigma=row.sigma)
-    return MODEL.rating(mu=BOT_RATINGS.get(seat.bot_level, MODEL.mu), sigma=BOT_SIGMA)
+    their timeouts count against them), or the bot level's ladder rating."""
+    row: Rating | BotRating | None = rows.get(seat.number) or levels.get(seat.bot_level)
+    if row is None:  # an empty seat of a game that never filled it: a newcomer
+        return MODEL.rating()
+    return MODEL.rating(mu=row.mu, sigma=row.sigma)

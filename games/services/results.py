@@ -40,6 +40,7 @@ def keep_deal(game: Game, match: Match, *, resigned: int | None = None) -> DealR
             "draw": deal.is_draw and resigned is None,
             "out": out_order(history),
             "resigned": resigned,
+            "commitment": match.commitment() or "",
         })
     return record
 

@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import notify, review, services
-from ..models import Game
-from ..present import replay, standings
+from ..models import Game, Rating
+from ..present import ladder, replay, standings
 from ..services import coach
 from ..services.ratings import BRACKETS, MIN_GAMES
 
@@ -54,13 +54,17 @@ def replay_page(request, game_id):
         return f"{reverse('replay', args=[game.pk])}?{urlencode(query)}"
 
     number, last = frame["number"], frame["last"]
+    saved = game.match()  # over: its seed and salt are published (docs/fairness.md)
+    query = f"?{urlencode({'invite': invite})}" if invite else ""
     return render(request, "games/replay.html", {
         "game": game, "frame": frame,
         "first_url": link(0), "last_url": link(last),
         "prev_url": link(number - 1) if number > 0 else "",
         "next_url": link(number + 1) if number < last else "",
-        "export_url": reverse("export_game", args=[game.pk])
-        + (f"?{urlencode({'invite': invite})}" if invite else ""),
+        "export_url": reverse("export_game", args=[game.pk]) + query,
+        "check_url": reverse("check_game", args=[game.pk]) + query,
+        "seed": saved.seed if saved is not None else None,
+        "salt": saved.salt if saved is not None else None,
         "review": (marks := _review_marks(game, link, number)),
         "review_pending": marks is None and review.pending(game),
         "here_url": link(number),
@@ -129,4 +133,6 @@ def leaderboards(request):
         "brackets": [(key, names[key]) for key in (*BRACKETS, standings.TEAMS)],
         "bracket": bracket, "bracket_name": names[bracket],
         "rows": standings.leaderboard(bracket), "min_games": MIN_GAMES,
+        "bots": ladder.board_rows(Rating.Pool.TEAMS if bracket == standings.TEAMS
+                                  else Rating.Pool.INDIVIDUAL),
     })

@@ -1,5 +1,6 @@
 """axe-core (axe-playwright-python, which carries its own axe.min.js: no network) finds no
-serious or critical violation on the lobby, a table in play, My games and the profile."""
+serious or critical violation on the lobby, a table in play, My games, the profile, the
+computer players' ladder and the deal check."""
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -27,6 +28,6 @@ def test_the_lobby_and_a_table_in_play_have_no_serious_violation(
     assert serious(page) == []
     open_table(person, game.pk, "(s) => s.mine")
     assert serious(page) == []
-    for url in ("/games/mine/", "/accounts/profile/"):
+    for url in ("/games/mine/", "/accounts/profile/", "/leaderboards/computer/", "/deals/check/"):
         page.goto(url)
         assert serious(page) == [], url

@@ -12,7 +12,9 @@ from datetime import timedelta
 import pytest
 
 from games import describe, services
+from games.engine.verify import verify
 from games.models import Game, Move
+from games.present import replay
 
 from .conftest import client_for, play_url, table_url
 from .leaks import assert_no_leak
@@ -24,6 +26,8 @@ def drive(game, clients, spectator, max_steps=3000, check_every=1):
     """Play the game to its end; returns the number of moves and of pages checked."""
     moves = pages = 0
     talon = None
+    game.refresh_from_db()
+    secrets = (game.match().seed, game.match().salt)  # docs/fairness.md: shown at the end only
     for step in range(max_steps):
         game.refresh_from_db()
         if game.status != Game.Status.PLAYING:
@@ -43,6 +47,7 @@ def drive(game, clients, spectator, max_steps=3000, check_every=1):
         after = game.match().deal
         if htmx:
             assert_no_leak(r.content.decode(), after, seat)
+            assert not any(secret in r.content.decode() for secret in secrets)
             pages += 1
         if step % 25 == 0:  # the other pages a seat may open mid-game
             for other, client in enumerate(clients):
@@ -59,6 +64,7 @@ def drive(game, clients, spectator, max_steps=3000, check_every=1):
             assert r.status_code == 200
             body = r.content.decode()
             assert_no_leak(body, after, other)
+            assert not any(secret in body for secret in secrets)
             for card in after.hand(other):  # and the reader's own hand is there
                 assert f'data-card="{card.code}"' in body
             pages += 1
@@ -95,6 +101,7 @@ def test_it_plays_a_two_player_match_to_the_end(alice, bob, carol, classic, seed
     body = alice_c.get(table_url(game)).content.decode()
     assert "Game over. Fewest deals lost: " in body  # a match of deals: who lost fewest
     assert pages > moves
+    assert verify(replay.record(game)).ok  # every card as the seed deals it
 
 
 def test_it_plays_a_four_player_team_game_to_the_end(alice, bob, carol, dave, admin, pairs,
@@ -133,6 +140,7 @@ def test_it_plays_a_four_player_team_game_to_the_end(alice, bob, carol, dave, ad
     losers = "Team A" if deal.losing_team == 0 else "Team B"
     assert ("Game over. The deal was drawn." if deal.is_draw else
             f"Game over. The durak: {losers}") in body
+    assert verify(replay.record(game)).ok
 
 
 def test_the_leak_check_catches_a_leak(duel):

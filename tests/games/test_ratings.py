@@ -1,5 +1,6 @@
 """Ratings move when a rated match ends: the durak (or the losing team) goes down, everyone
-else goes up; bots keep their fixed ratings; casual and aborted games change nothing."""
+else goes up; a bot plays at its level's ladder rating (tests/games/test_ladder.py); casual
+and aborted games change nothing."""
 
 from datetime import timedelta
 
@@ -76,8 +77,8 @@ def test_a_longer_match_ranks_by_deals_lost(alice, bob, carol, classic, seeded):
             assert (losses[a] == losses[b]) == (place[a] == place[b])
 
 
-def test_bots_keep_their_fixed_rating_and_a_stronger_bot_costs_less(alice, bob, classic,
-                                                                    seeded):
+def test_a_stronger_bot_costs_less_and_its_level_has_no_history_rows(alice, bob, classic,
+                                                                      seeded):
     lost_to = {}
     for level, player in (("easy", alice), ("expert", bob)):
         for seed in range(20):  # the first seed where the person is the durak

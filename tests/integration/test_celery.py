@@ -8,7 +8,9 @@ import pytest
 from django.utils import timezone
 
 from games import notify, services, tasks
+from games.engine.verify import verify
 from games.models import Game, Move, Seat
+from games.present import replay
 
 from .helpers import fresh, moves
 from .procs import wait_until
@@ -46,6 +48,7 @@ def test_a_game_between_bots_plays_to_the_end_by_itself(procs, alice, classic, s
     assert {m.kind for m in played} == {Move.Kind.BOT}
     assert {m.seat for m in played} == {0, 1}
     assert_log_consistent(game)
+    assert verify(replay.record(game)).ok  # every card as its seed deals it (docs/fairness.md)
     assert "Traceback" not in worker.log(), worker.tail()
     print(f"bots played {len(played)} moves to the end")
 
