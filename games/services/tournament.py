@@ -37,6 +37,7 @@ from ..tournament import (
     score_group_tables,
     swiss_pairs,
 )
+from . import offers
 from .access import Someone, need_user
 from .change import SITE, locked
 from .clocks import forfeit_seat
@@ -82,9 +83,8 @@ def create_tournament(creator: Someone, preset: RulePreset, *, name: str,
         raise BadRequest(_("That rule preset is not offered."))
     if kind not in Tournament.Kind.values:
         raise BadRequest(_("Choose a Swiss or a round robin."))
-    if table_size not in preset.player_counts:
-        raise BadRequest(_("%(preset)s is played by %(min)s to %(max)s players.") % {
-            "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
+    if table_size not in offers.table_sizes(preset):
+        raise BadRequest(offers.played_by(preset))
     if not (isinstance(rounds, int) and 1 <= rounds <= MAX_ROUNDS):
         raise BadRequest(_("A tournament has 1 to %(max)s rounds.") % {"max": MAX_ROUNDS})
     if not (isinstance(deals, int) and 1 <= deals <= MAX_DEALS):
@@ -266,7 +266,7 @@ def _people_pairing(tournament: Tournament, number: int, seeded: list[int],
         tables, byes = [], [p for p in planned.byes if p in active]
         for table in planned.tables:
             left = tuple(p for p in table if p in active)
-            if len(left) in tournament.preset.player_counts:
+            if len(left) in offers.player_counts(tournament.preset):
                 tables.append(left)
             else:
                 byes.extend(left)  # the others were withdrawn
@@ -276,7 +276,7 @@ def _people_pairing(tournament: Tournament, number: int, seeded: list[int],
     ranked = [s.player for s in standings]
     if size == 2:
         return swiss_pairs(ranked, history, {s.player: s.points for s in standings})
-    smaller = size - 1 in tournament.preset.player_counts and not tournament.bots_fill
+    smaller = size - 1 in offers.player_counts(tournament.preset) and not tournament.bots_fill
     return score_group_tables(ranked, history, size, smaller_tables=smaller)
 
 
