@@ -281,15 +281,23 @@ def _people_pairing(tournament: Tournament, number: int, seeded: list[int],
 
 
 def _played(tournament: Tournament) -> Iterable[Pairing]:
-    """The rounds so far as pairings: seats in order, and byes."""
+    """The rounds so far as pairings: seats in order, and byes. A table that computer
+    players filled (`bots_fill`) stands in for the bye, so its people count as having had
+    one: nobody gets it again while another has not (the Swiss bye rule)."""
     seats: dict[int, list[int]] = {}
+    filled: set[int] = set()
     for game_id, player_id in Seat.objects.filter(
-            game__round_table__round__tournament=tournament, player__isnull=False
+            game__round_table__round__tournament=tournament
     ).order_by("game", "number").values_list("game", "player"):
-        seats.setdefault(game_id, []).append(player_id)
+        if player_id is None:  # a computer player's seat
+            filled.add(game_id)
+        else:
+            seats.setdefault(game_id, []).append(player_id)
     for rnd in tournament.round_set.prefetch_related("tables"):
-        yield Pairing(tuple(tuple(seats.get(t.game_id, ())) for t in rnd.tables.all()),
-                      tuple(rnd.byes))
+        tables = list(rnd.tables.all())
+        stand_ins = [p for t in tables if t.game_id in filled for p in seats.get(t.game_id, ())]
+        yield Pairing(tuple(tuple(seats.get(t.game_id, ())) for t in tables),
+                      tuple(rnd.byes) + tuple(stand_ins))
 
 
 def _make_table(tournament: Tournament, players: list[Player], bots: int = 0) -> Game:
