@@ -30,6 +30,19 @@ DURATIONS = {  # seconds: label
 }
 
 
+class FittedSelect(forms.Select):
+    """A choice list whose options the other choices rule out are disabled (`ruled_out`);
+    static/js/fit.js keeps that up as they change in the page."""
+
+    ruled_out: frozenset = frozenset()
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if str(value) in self.ruled_out:
+            option["attrs"]["disabled"] = True
+        return option
+
+
 def _durations(*seconds: int) -> list:
     return [(n, DURATIONS[n]) for n in seconds]
 
@@ -49,7 +62,9 @@ class CreateGameForm(forms.Form):
                                      initial=2)
     bots = forms.TypedChoiceField(
         label=_("Computer players"), choices=[(n, str(n)) for n in range(0, 6)], coerce=int,
-        initial=1, help_text=_("Bots take the last seats; empty seats get bots when you start."))
+        initial=1, help_text=_("Bots take the last seats; empty seats get bots when you start."),
+        # static/js/fit.js: at most one fewer than the players
+        widget=FittedSelect(attrs={"data-most-by": "players", "data-most-less": "1"}))
     bot_level = forms.ChoiceField(label=_("Computer level"), choices=BOT_LEVELS, initial="medium")
     match_kind = forms.ChoiceField(
         label=_("Play"), choices=[("deals", _("a number of deals")),
@@ -91,9 +106,9 @@ class CreateGameForm(forms.Form):
         super().__init__(*args, **kwargs)
         _offer_playable(self)
         self.fit_to(chosen_preset(self))
-        # Choosing other rules or players asks for the form again, fitted to them
-        # (lobby.create's GET).
-        _refit_on_change(self, reverse("create_game"), "#create-game", "preset", "players")
+        # Choosing other rules asks for the form again, fitted to them (lobby.create's GET);
+        # the players rule out computer players in the page (static/js/fit.js).
+        _refit_on_change(self, reverse("create_game"), "#create-game", "preset")
 
     def fit_to(self, preset: RulePreset | None) -> None:
         """Offer only the numbers of players the preset is played by, and the numbers of
@@ -110,7 +125,10 @@ class CreateGameForm(forms.Form):
             if not self.is_bound:
                 self.initial = {**self.initial, "players": chosen}
         bots = offers.bot_counts(chosen)
-        self.fields["bots"].widget.choices = [(n, str(n)) for n in bots]
+        widget = self.fields["bots"].widget
+        assert isinstance(widget, FittedSelect)
+        widget.choices = [(n, str(n)) for n in offers.bot_counts(max(counts, default=chosen))]
+        widget.ruled_out = frozenset(str(n) for n, _label in widget.choices if n not in bots)
         if not self.is_bound and _chosen(self, "bots") not in bots:
             self.initial = {**self.initial, "bots": bots[-1]}
         if preset.teams:
@@ -295,8 +313,7 @@ class TournamentForm(ClockForm):
             self.fields["public"].widget = forms.HiddenInput()
         _offer_playable(self, offers.table_sizes)
         self.fit_to(chosen_preset(self))
-        _refit_on_change(self, reverse("create_tournament"), "#create-tournament",
-                         "preset", "rated")
+        _refit_on_change(self, reverse("create_tournament"), "#create-tournament", "preset")
 
     def _rated(self) -> bool:
         value = (self.data.get(self.add_prefix("rated")) if self.is_bound
@@ -312,8 +329,11 @@ class TournamentForm(ClockForm):
         self.fields["table_size"].widget.choices = [(n, str(n)) for n in sizes]
         if not self.is_bound and _chosen(self, "table_size") not in sizes and sizes:
             self.initial = {**self.initial, "table_size": sizes[0]}
+        box = self.fields["bots_fill"].widget
+        if offers.may_fill_with_bots(preset, rated=False):  # offered in a casual one
+            box.attrs["data-only-if"] = "rated=casual"  # static/js/fit.js
         if not offers.may_fill_with_bots(preset, self._rated()):
-            self.fields["bots_fill"].widget.attrs["disabled"] = True
+            box.attrs["disabled"] = True
             if not self.is_bound:
                 self.initial = {**self.initial, "bots_fill": False}
 

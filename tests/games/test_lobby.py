@@ -131,7 +131,7 @@ def _choices(page, name):
     import re
 
     select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', page, re.S).group(1)
-    return re.findall(r'<option value="(\d+)"', select)
+    return re.findall(r'<option value="(\d+)"(?![^>]*disabled)', select)  # those offered
 
 
 def _create_form(page):
