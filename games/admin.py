@@ -15,8 +15,8 @@ from django.utils.translation import ngettext
 from modeltranslation.admin import TranslationAdmin
 
 from . import services
-from .services import offers
 from .models import Entry, Game, Move, RulePreset, Seat, Tournament
+from .services import offers
 
 TRANSLATED = ("name", "description")  # games/translation.py
 OTHER_LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]

@@ -13,9 +13,9 @@ from django.utils.translation import gettext_lazy as _
 
 from . import once
 from .models import BOT_LEVELS, RulePreset, TimeControl, Tournament
+from .services import offers
 from .services.challenge import find_player
 from .services.errors import NotFound
-from .services import offers
 from .services.lobby import too_many_bots
 from .services.reliability import MIN_RELIABILITY_CHOICES
 
@@ -345,7 +345,8 @@ class TournamentForm(ClockForm):
             return data
         if size is not None and size not in offers.table_sizes(preset):
             self.add_error("table_size", offers.played_by(preset))
-        if data.get("bots_fill") and not offers.may_fill_with_bots(preset, data.get("rated")):
+        if data.get("bots_fill") and not offers.may_fill_with_bots(
+                preset, bool(data.get("rated", True))):
             self.add_error("bots_fill", _("Computer players may not fill tables of teams.")
                            if preset.teams else
                            _("Computer players may fill tables only in a casual tournament."))

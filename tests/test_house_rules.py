@@ -41,7 +41,7 @@ SUBCLASSES = {
     "games.management.commands.setup_site": {"Command"},
     "games.translation": {"RulePresetTranslation"},
     # forms
-    "games.forms": {"ClockForm", "CreateGameForm", "LobbyFilterForm"},
+    "games.forms": {"ClockForm", "CreateGameForm", "FittedSelect", "LobbyFilterForm"},
     "accounts.forms": {"EmailChangeForm", "ProfileForm", "SignUpForm", "SignUpForm.Meta"},
     # models and their choices
     "games.models": {
@@ -57,7 +57,8 @@ SUBCLASSES = {
     "games.live.table": {"RefuseConsumer"},
     "games.live.middleware": {"SiteOriginValidator"},
     # views and handlers
-    "accounts.views": {"PasswordChangeView", "PasswordResetConfirmView", "PasswordResetView"},
+    "accounts.views": {"LoginView", "PasswordChangeView", "PasswordResetConfirmView",
+                       "PasswordResetView"},
     "accounts.lockout": {"LockoutHandler"},  # django-axes' handler
     "durak_site.asgi": {"StaticFiles"},
     "durak_site.health": {"HealthView"},
