@@ -186,8 +186,12 @@ def chosen_preset(form: forms.Form) -> RulePreset | None:
               else form.initial.get("preset"))
     if isinstance(chosen, RulePreset):
         chosen = chosen.pk
-    found = field.queryset.filter(pk=chosen).first() if str(chosen or "").isdigit() else None
-    return found or next(iter(getattr(form, "offered", ())), None) or field.queryset.first()
+    offered = getattr(form, "offered", [])
+    if not str(chosen or "").isdigit():
+        return offered[0] if offered else field.queryset.first()
+    found = next((p for p in offered if p.pk == int(chosen)), None)
+    found = found or field.queryset.filter(pk=chosen).first()  # taken, though not offered
+    return found or (offered[0] if offered else field.queryset.first())
 
 
 def _offer_playable(form: forms.Form, fits=offers.player_counts) -> None:
