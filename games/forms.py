@@ -189,7 +189,7 @@ def chosen_preset(form: forms.Form) -> RulePreset | None:
     offered = getattr(form, "offered", [])
     if not str(chosen or "").isdigit():
         return offered[0] if offered else field.queryset.first()
-    found = next((p for p in offered if p.pk == int(chosen)), None)
+    found = next((p for p in offered if str(p.pk) == str(chosen)), None)
     found = found or field.queryset.filter(pk=chosen).first()  # taken, though not offered
     return found or (offered[0] if offered else field.queryset.first())
 
