@@ -180,3 +180,17 @@ def test_a_choice_not_offered_is_refused_once_in_the_presets_words(alice_client,
     assert r.status_code == 400 and "от 4 до 4" not in body
     assert body.count("4 игрока") == 1
     assert not Tournament.objects.exists() and not Game.objects.exists()
+
+
+def test_the_forms_asked_again_with_nonsense_answers_come_back_whole(alice_client,
+                                                                     seeded_presets):
+    nonsense = {"preset": "x", "players": "-3", "bots": "many", "count": "1e9",
+                "table_size": "99", "rated": "both", "rounds": "", "starts_at": "yesterday",
+                "round_time": "soon", "bots_fill": "on", "public": "on", "kind": "knockout"}
+    for url, target in (("/games/new/", "create-game"), ("/tournaments/new/",
+                                                         "create-tournament")):
+        r = alice_client.get(url, nonsense, headers={**HX, "HX-Target": target})
+        assert r.status_code == 200
+        form = read(r.content.decode(), target)
+        assert form.choices["preset"] and form.chosen["preset"] in form.choices["preset"]
+    assert not Game.objects.exists() and not Tournament.objects.exists()
