@@ -17,7 +17,7 @@ from django.core import signing
 from django.core.mail import send_mail
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone, translation
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
@@ -321,3 +321,22 @@ def set_language(request):
         request.user.language = language
         request.user.save(update_fields=["language"])
     return response
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in page; sent there from a game only its players see, it says why."""
+
+    redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["to_a_game"] = _is_a_game(context.get("next") or "")
+        return context
+
+
+def _is_a_game(path: str) -> bool:
+    """`next` is a game's table (games.urls "table")."""
+    try:
+        return resolve(path.split("?", 1)[0]).url_name == "table"
+    except Resolver404:
+        return False

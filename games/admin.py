@@ -16,6 +16,7 @@ from modeltranslation.admin import TranslationAdmin
 
 from . import services
 from .models import Entry, Game, Move, RulePreset, Seat, Tournament
+from .services import offers
 
 TRANSLATED = ("name", "description")  # games/translation.py
 OTHER_LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
@@ -236,10 +237,8 @@ class TournamentForm(forms.ModelForm):
         data = super().clean()
         assert data is not None  # ModelForm.clean returns cleaned_data
         preset, size = data.get("preset"), data.get("table_size")
-        if preset is not None and size is not None and size not in preset.player_counts:
-            self.add_error("table_size", _("%(preset)s is played by %(min)s to %(max)s "
-                                           "players.") % {
-                "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
+        if preset is not None and size is not None and size not in offers.table_sizes(preset):
+            self.add_error("table_size", offers.played_by(preset))
         if data.get("bots_fill") and data.get("rated"):
             self.add_error("bots_fill", _("Computer players may fill tables only in a casual "
                                           "tournament."))

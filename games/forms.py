@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import once
 from .models import BOT_LEVELS, RulePreset, TimeControl, Tournament
+from .services import offers
 from .services.challenge import find_player
 from .services.errors import NotFound
 from .services.lobby import too_many_bots
@@ -27,6 +28,19 @@ DURATIONS = {  # seconds: label
     900: _("15 minutes"), HOUR: _("1 hour"), 12 * HOUR: _("12 hours"), DAY: _("1 day"),
     3 * DAY: _("3 days"), 7 * DAY: _("7 days"), 14 * DAY: _("14 days"), 30 * DAY: _("30 days"),
 }
+
+
+class FittedSelect(forms.Select):
+    """A choice list whose options the other choices rule out are disabled (`ruled_out`);
+    static/js/fit.js keeps that up as they change in the page."""
+
+    ruled_out: frozenset = frozenset()
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if str(value) in self.ruled_out:
+            option["attrs"]["disabled"] = True
+        return option
 
 
 def _durations(*seconds: int) -> list:
@@ -48,7 +62,9 @@ class CreateGameForm(forms.Form):
                                      initial=2)
     bots = forms.TypedChoiceField(
         label=_("Computer players"), choices=[(n, str(n)) for n in range(0, 6)], coerce=int,
-        initial=1, help_text=_("Bots take the last seats; empty seats get bots when you start."))
+        initial=1, help_text=_("Bots take the last seats; empty seats get bots when you start."),
+        # static/js/fit.js: at most one fewer than the players
+        widget=FittedSelect(attrs={"data-most-by": "players", "data-most-less": "1"}))
     bot_level = forms.ChoiceField(label=_("Computer level"), choices=BOT_LEVELS, initial="medium")
     match_kind = forms.ChoiceField(
         label=_("Play"), choices=[("deals", _("a number of deals")),
@@ -88,37 +104,35 @@ class CreateGameForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fit_to(self.chosen_preset())
-        # Choosing other rules asks for the form again, fitted to them (lobby.create's GET).
-        self.fields["preset"].widget.attrs.update({
-            "hx-get": reverse("create_game"), "hx-trigger": "change", "hx-target": "#create-game",
-            "hx-swap": "outerHTML", "hx-include": "closest form"})
-
-    def chosen_preset(self) -> RulePreset | None:
-        """The preset the form is for: the one sent, else the one filled in, else the first."""
-        field = self.fields["preset"]
-        assert isinstance(field, forms.ModelChoiceField) and field.queryset is not None
-        presets = field.queryset
-        chosen = self.data.get(self.add_prefix("preset")) if self.is_bound else self.initial.get(
-            "preset")
-        if isinstance(chosen, RulePreset):
-            chosen = chosen.pk
-        found = presets.filter(pk=chosen).first() if str(chosen or "").isdigit() else None
-        return found or presets.first()
+        _offer_playable(self)
+        self.fit_to(chosen_preset(self))
+        # Choosing other rules asks for the form again, fitted to them (lobby.create's GET);
+        # the players rule out computer players in the page (static/js/fit.js).
+        _refit_on_change(self, reverse("create_game"), "#create-game", "preset")
 
     def fit_to(self, preset: RulePreset | None) -> None:
-        """Offer only the numbers of players (and computer players) the preset allows, and
-        say which teams it plays in. Only the choices shown: a number sent from elsewhere is
-        still refused in the preset's words (clean, and the services)."""
+        """Offer only the numbers of players the preset is played by, and the numbers of
+        computer players that leave the maker a seat (services.offers); say which teams it
+        plays in. A number sent from elsewhere is still refused, in clean and the services."""
         if preset is None:
             return
+        counts = offers.player_counts(preset)
         players = self.fields["players"]
-        players.widget.choices = [(n, str(n)) for n in preset.player_counts]
-        self.fields["bots"].widget.choices = [(n, str(n)) for n in range(preset.max_players)]
+        players.widget.choices = [(n, str(n)) for n in counts]
+        chosen = _chosen(self, "players")
+        if chosen not in counts:
+            chosen = counts[0] if counts else preset.min_players
+            if not self.is_bound:
+                self.initial = {**self.initial, "players": chosen}
+        bots = offers.bot_counts(chosen)
+        widget = self.fields["bots"].widget
+        assert isinstance(widget, FittedSelect)
+        widget.choices = [(n, str(n)) for n in offers.bot_counts(max(counts, default=chosen))]
+        widget.ruled_out = frozenset(str(n) for n, _label in widget.choices if n not in bots)
+        if not self.is_bound and _chosen(self, "bots") not in bots:
+            self.initial = {**self.initial, "bots": bots[-1]}
         if preset.teams:
             players.help_text = preset.get_teams_display()
-        if not self.is_bound and _as_int(self.initial.get("players")) not in preset.player_counts:
-            self.initial = {**self.initial, "players": preset.min_players}
 
     def clean(self):
         data = super().clean()
@@ -126,15 +140,10 @@ class CreateGameForm(forms.Form):
         preset, players, bots = data.get("preset"), data.get("players"), data.get("bots")
         if preset is None or players is None:
             return data
-        if players not in preset.player_counts:
-            self.add_error("players", _("%(preset)s is played by %(min)s to %(max)s players.") % {
-                "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
+        if players not in offers.player_counts(preset):
+            self.add_error("players", offers.played_by(preset))
             return data
-        try:
-            preset.rules(players)
-        except ValueError as exc:
-            self.add_error("preset", str(exc))
-        if bots is not None and bots > players - 1:
+        if bots is not None and bots not in offers.bot_counts(players):
             self.add_error("bots", too_many_bots(players))
         return data
 
@@ -158,6 +167,51 @@ class CreateGameForm(forms.Form):
 
 def _as_int(value):
     return int(value) if str(value or "").isdigit() else None
+
+
+def _chosen(form: forms.Form, name: str):
+    """The number chosen in a field: the one sent, else the one filled in, else the field's
+    own initial value."""
+    if form.is_bound:
+        return _as_int(form.data.get(form.add_prefix(name)))
+    return _as_int(form.initial.get(name, form.fields[name].initial))
+
+
+def chosen_preset(form: forms.Form) -> RulePreset | None:
+    """The preset a form is for: the one sent, else the one filled in, else the first
+    offered."""
+    field = form.fields["preset"]
+    assert isinstance(field, forms.ModelChoiceField) and field.queryset is not None
+    chosen = (form.data.get(form.add_prefix("preset")) if form.is_bound
+              else form.initial.get("preset"))
+    if isinstance(chosen, RulePreset):
+        chosen = chosen.pk
+    offered = getattr(form, "offered", [])
+    if not str(chosen or "").isdigit():
+        return offered[0] if offered else field.queryset.first()
+    found = next((p for p in offered if str(p.pk) == str(chosen)), None)
+    found = found or field.queryset.filter(pk=chosen).first()  # taken, though not offered
+    return found or (offered[0] if offered else field.queryset.first())
+
+
+def _offer_playable(form: forms.Form, fits=offers.player_counts) -> None:
+    """List only the presets that `fits` (services.offers) says can be played here. One
+    sent from elsewhere is still taken by the field and refused by the service, in its
+    words."""
+    field = form.fields["preset"]
+    assert isinstance(field, forms.ModelChoiceField) and field.queryset is not None
+    form.offered = [p for p in field.queryset if fits(p)]  # type: ignore[attr-defined]
+    field.widget.choices = [(p.pk, field.label_from_instance(p))
+                            for p in form.offered]  # type: ignore[attr-defined]
+
+
+def _refit_on_change(form: forms.Form, url: str, target: str, *names: str) -> None:
+    """A change of these fields asks the server for the form again, fitted to the choices
+    (htmx: the form's own fragment replaces it)."""
+    for name in names:
+        form.fields[name].widget.attrs.update({
+            "hx-get": url, "hx-trigger": "change", "hx-target": target,
+            "hx-swap": "outerHTML", "hx-include": "closest form", "hx-sync": "closest form"})
 
 
 def _seconds(value):
@@ -200,6 +254,7 @@ class QuickMatchForm(ClockForm):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "quick_%s")
         super().__init__(*args, **kwargs)
+        _offer_playable(self, offers.for_two)  # a quick match is for two: no team rules
 
 
 class ChallengeForm(ClockForm):
@@ -213,10 +268,7 @@ class ChallengeForm(ClockForm):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "challenge_%s")
         super().__init__(*args, **kwargs)
-        preset = self.fields["preset"]  # a challenge is a game for two: no team rules
-        assert isinstance(preset, forms.ModelChoiceField) and preset.queryset is not None
-        preset.queryset = preset.queryset.filter(min_players__lte=2, max_players__gte=2,
-                                                 teams="")
+        _offer_playable(self, offers.for_challenge)  # a game for two: no team rules
 
     def clean_opponent(self):
         """A name nobody has is said once, beside the field; case does not matter."""
@@ -258,16 +310,59 @@ class TournamentForm(ClockForm):
                                 help_text=_("Administrators only."))
     field_order = ["name", "preset", "kind", "table_size", "rounds"]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, user=None, **kwargs):
         kwargs.setdefault("auto_id", "tournament_%s")
         super().__init__(*args, **kwargs)
+        if not getattr(user, "is_staff", False):  # only staff list one: not offered
+            self.fields["public"].widget = forms.HiddenInput()
+        _offer_playable(self, offers.table_sizes)
+        self.fit_to(chosen_preset(self))
+        _refit_on_change(self, reverse("create_tournament"), "#create-tournament", "preset")
+
+    def _rated(self) -> bool:
+        value = (self.data.get(self.add_prefix("rated")) if self.is_bound
+                 else self.initial.get("rated", self.fields["rated"].initial))
+        return value not in ("casual", False)
+
+    def fit_to(self, preset: RulePreset | None) -> None:
+        """Tables of as many players as the preset is played by; computer players to fill
+        them offered only where they may (services.offers)."""
+        if preset is None:
+            return
+        sizes = offers.table_sizes(preset)
+        self.fields["table_size"].widget.choices = [(n, str(n)) for n in sizes]
+        if not self.is_bound and _chosen(self, "table_size") not in sizes and sizes:
+            self.initial = {**self.initial, "table_size": sizes[0]}
+        box = self.fields["bots_fill"].widget
+        if offers.may_fill_with_bots(preset, rated=False):  # offered in a casual one
+            box.attrs["data-only-if"] = "rated=casual"  # static/js/fit.js
+        if not offers.may_fill_with_bots(preset, self._rated()):
+            box.attrs["disabled"] = True
+            if not self.is_bound:
+                self.initial = {**self.initial, "bots_fill": False}
+
+    def clean(self):
+        data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
+        preset, size = data.get("preset"), data.get("table_size")
+        if preset is None:
+            return data
+        if size is not None and size not in offers.table_sizes(preset):
+            self.add_error("table_size", offers.played_by(preset))
+        if data.get("bots_fill") and not offers.may_fill_with_bots(
+                preset, bool(data.get("rated", True))):
+            self.add_error("bots_fill", _("Computer players may not fill tables of teams.")
+                           if preset.teams else
+                           _("Computer players may fill tables only in a casual tournament."))
+        return data
 
     def tournament_options(self) -> dict:
         d = self.cleaned_data
         return {
             "name": d["name"], "kind": d["kind"], "table_size": d["table_size"],
             "rounds": d["rounds"], "round_time": timedelta(seconds=d["round_time"]),
-            "starts_at": d["starts_at"], "rated": d["rated"], "private": not d["public"],
+            "starts_at": d["starts_at"], "rated": d["rated"],
+            "private": not d["public"],
             "bots_fill": d["bots_fill"],
             **self.clock_options(),
         }

@@ -42,7 +42,7 @@ SUBCLASSES = {
     "games.management.commands.bot_ladder": {"Command"},
     "games.translation": {"RulePresetTranslation"},
     # forms
-    "games.forms": {"ClockForm", "CreateGameForm", "LobbyFilterForm"},
+    "games.forms": {"ClockForm", "CreateGameForm", "FittedSelect", "LobbyFilterForm"},
     "accounts.forms": {"EmailChangeForm", "GuestForm", "ProfileForm", "SignUpForm", "ZoneSelect",
                        "SignUpForm.Meta"},
     # models and their choices
@@ -60,7 +60,8 @@ SUBCLASSES = {
     "games.live.table": {"RefuseConsumer"},
     "games.live.middleware": {"SiteOriginValidator"},
     # views and handlers
-    "accounts.views": {"PasswordChangeView", "PasswordResetConfirmView", "PasswordResetView"},
+    "accounts.views": {"LoginView", "PasswordChangeView", "PasswordResetConfirmView",
+                       "PasswordResetView"},
     "accounts.lockout": {"LockoutHandler"},  # django-axes' handler
     "durak_site.asgi": {"StaticFiles"},
     "durak_site.health": {"HealthView"},

@@ -131,6 +131,7 @@ def record(player: Player, viewer: Someone) -> dict[str, Any]:
         if game.status != Game.Status.FINISHED or not game.state:
             continue
         lost = seat_lost(game, seat)
+        drawn = len(set(places(game).values())) == 1  # every side shares first place
         row = presets.setdefault(game.preset.name, {"name": game.preset.label, "played": 0,
                                                     "lost": 0})
         row["played"] += 1
@@ -138,7 +139,7 @@ def record(player: Player, viewer: Someone) -> dict[str, Any]:
         if len(recent) < 10:
             change = changes.get(game.pk)
             recent.append({
-                "game": game, "lost": lost,
+                "game": game, "lost": lost, "drawn": drawn,
                 "change": _signed(change) if change else None,
             })
     return {"presets": sorted(presets.values(), key=lambda r: (-r["played"], r["name"])),

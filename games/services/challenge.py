@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from .. import notify
 from ..models import Game, RulePreset
+from . import offers
 from .access import Someone, is_guest, need_user
 from .change import Change, locked
 from .errors import BadRequest, Conflict, Forbidden, NotFound
@@ -26,7 +27,7 @@ from .words import for_player
 if TYPE_CHECKING:
     from accounts.models import Player
 
-CHALLENGE_PLAYERS = 2
+CHALLENGE_PLAYERS = offers.TWO
 
 
 def find_player(name: str) -> Player:
@@ -58,10 +59,10 @@ def challenge(user: Someone, opponent: Player | None, preset: RulePreset | None,
     if is_guest(me) or getattr(opponent, "is_guest", False):  # a challenge reaches strangers
         raise Forbidden(_("Guests can't send or receive challenges. Claim your account to "
                           "challenge other players."))
-    if preset is not None and CHALLENGE_PLAYERS not in getattr(preset, "player_counts", ()):
-        raise BadRequest(_("A challenge is a game for two: %(preset)s is played by %(min)s "
-                           "to %(max)s players.") % {
-            "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
+    if isinstance(preset, RulePreset) and not offers.for_challenge(preset):
+        raise BadRequest(_("A challenge is a game for two: %(preset)s is played by "
+                           "%(players)s.") % {
+            "preset": preset.label, "players": offers.players_words(preset)})
     # The new table's change tells the opponent's pages (Change.save: the challenged player).
     game = create_game(user, preset, players=CHALLENGE_PLAYERS, bots=0, private=True,
                        time_control=time_control, move_time=move_time, bank_time=bank_time,

@@ -24,7 +24,7 @@ from ..models import (
     Seat,
     TimeControl,
 )
-from . import reliability
+from . import offers, reliability
 from .access import Someone, casual_only, need_user
 from .change import Change, locked, new_change
 from .errors import BadRequest, Conflict, Forbidden
@@ -91,9 +91,8 @@ def create_game(creator: Someone, preset: RulePreset | None, *, players: int,
     casual_only(maker, rated)
     if not isinstance(preset, RulePreset) or not preset.active:
         raise BadRequest(_("That rule preset is not offered."))
-    if isinstance(players, bool) or not isinstance(players, int) or players not in preset.player_counts:
-        raise BadRequest(_("%(preset)s is played by %(min)s to %(max)s players.") % {
-            "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
+    if isinstance(players, bool) or not isinstance(players, int) or players not in offers.player_counts(preset):
+        raise BadRequest(offers.played_by(preset))
     try:
         rules = preset.rules(players)
     except ValueError as exc:

@@ -11,6 +11,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from ..models import Game, Move, RulePreset, TimeControl
+from . import offers
 from .access import Someone, casual_only, need_user
 from .errors import BadRequest, Conflict
 from .lobby import _time_control, create_game, join_game
@@ -18,7 +19,7 @@ from .lobby import _time_control, create_game, join_game
 if TYPE_CHECKING:
     from accounts.models import Player
 
-QUICK_PLAYERS = 2
+QUICK_PLAYERS = offers.TWO
 QUICK_DEALS = 1
 
 
@@ -62,10 +63,10 @@ def quick_match(user: Someone, preset: object, *, time_control: str | None = Non
     casual_only(player, rated=True)  # quick match tables are rated
     if not isinstance(preset, RulePreset) or not preset.active:
         raise BadRequest(_("That rule preset is not offered."))
-    if QUICK_PLAYERS not in preset.player_counts:
+    if not offers.for_two(preset):
         raise BadRequest(_("A quick match is for two players: %(preset)s is played by "
-                           "%(min)s to %(max)s players.") % {
-            "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
+                           "%(players)s.") % {
+            "preset": preset.label, "players": offers.players_words(preset)})
     clock = _time_control(preset, time_control, move_time, bank_time, increment)
     with transaction.atomic():
         list(RulePreset.objects.select_for_update().filter(pk=preset.pk))  # the turn lock

@@ -37,6 +37,7 @@ from ..tournament import (
     score_group_tables,
     swiss_pairs,
 )
+from . import offers
 from .access import Someone, casual_only, need_user
 from .change import SITE, locked
 from .clocks import forfeit_seat
@@ -83,9 +84,8 @@ def create_tournament(creator: Someone, preset: RulePreset, *, name: str,
         raise BadRequest(_("That rule preset is not offered."))
     if kind not in Tournament.Kind.values:
         raise BadRequest(_("Choose a Swiss or a round robin."))
-    if table_size not in preset.player_counts:
-        raise BadRequest(_("%(preset)s is played by %(min)s to %(max)s players.") % {
-            "preset": preset.label, "min": preset.min_players, "max": preset.max_players})
+    if table_size not in offers.table_sizes(preset):
+        raise BadRequest(offers.played_by(preset))
     if not (isinstance(rounds, int) and 1 <= rounds <= MAX_ROUNDS):
         raise BadRequest(_("A tournament has 1 to %(max)s rounds.") % {"max": MAX_ROUNDS})
     if not (isinstance(deals, int) and 1 <= deals <= MAX_DEALS):
@@ -268,7 +268,7 @@ def _people_pairing(tournament: Tournament, number: int, seeded: list[int],
         tables, byes = [], [p for p in planned.byes if p in active]
         for table in planned.tables:
             left = tuple(p for p in table if p in active)
-            if len(left) in tournament.preset.player_counts:
+            if len(left) in offers.player_counts(tournament.preset):
                 tables.append(left)
             else:
                 byes.extend(left)  # the others were withdrawn
@@ -278,20 +278,28 @@ def _people_pairing(tournament: Tournament, number: int, seeded: list[int],
     ranked = [s.player for s in standings]
     if size == 2:
         return swiss_pairs(ranked, history, {s.player: s.points for s in standings})
-    smaller = size - 1 in tournament.preset.player_counts and not tournament.bots_fill
+    smaller = size - 1 in offers.player_counts(tournament.preset) and not tournament.bots_fill
     return score_group_tables(ranked, history, size, smaller_tables=smaller)
 
 
 def _played(tournament: Tournament) -> Iterable[Pairing]:
-    """The rounds so far as pairings: seats in order, and byes."""
+    """The rounds so far as pairings: seats in order, and byes. A table that computer
+    players filled (`bots_fill`) stands in for the bye, so its people count as having had
+    one: nobody gets it again while another has not (the Swiss bye rule)."""
     seats: dict[int, list[int]] = {}
+    filled: set[int] = set()
     for game_id, player_id in Seat.objects.filter(
-            game__round_table__round__tournament=tournament, player__isnull=False
+            game__round_table__round__tournament=tournament
     ).order_by("game", "number").values_list("game", "player"):
-        seats.setdefault(game_id, []).append(player_id)
+        if player_id is None:  # a computer player's seat
+            filled.add(game_id)
+        else:
+            seats.setdefault(game_id, []).append(player_id)
     for rnd in tournament.round_set.prefetch_related("tables"):
-        yield Pairing(tuple(tuple(seats.get(t.game_id, ())) for t in rnd.tables.all()),
-                      tuple(rnd.byes))
+        tables = list(rnd.tables.all())
+        stand_ins = [p for t in tables if t.game_id in filled for p in seats.get(t.game_id, ())]
+        yield Pairing(tuple(tuple(seats.get(t.game_id, ())) for t in tables),
+                      tuple(rnd.byes) + tuple(stand_ins))
 
 
 def _make_table(tournament: Tournament, players: list[Player], bots: int = 0) -> Game:

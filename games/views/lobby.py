@@ -45,24 +45,25 @@ def _open_games(filters: LobbyFilterForm):
 
 
 def _lobby(request, form=None, status=200, *, quick=None, challenge=None):
+    template = "games/lobby.html"
+    if wants_partial(request) and request.htmx.target == "create-game":
+        # The form alone, fitted to the rules just chosen: nothing else is made.
+        return render(request, template + "#create_form", {"form": form or CreateGameForm()},
+                      status=status)
     filters = LobbyFilterForm(request.GET or None, auto_id="filter_%s")
-    ctx = {
-        "filters": filters,
-        "games": _open_games(filters),
+    ctx = {"filters": filters, "games": _open_games(filters)}
+    if wants_partial(request) and request.htmx.target == "open-games":
+        return render(request, template + "#open_games", ctx, status=status)
+    ctx.update({
         "form": form or CreateGameForm(),
         "quick": quick or QuickMatchForm(),
         "challenge": challenge or ChallengeForm(),
         "live_page": "lobby",  # games.live.nav refreshes the open tables
         "tournaments": listed(),
-    }
-    template = "games/lobby.html"
-    if wants_partial(request) and request.htmx.target == "open-games":
-        template += "#open_games"
-    elif wants_partial(request) and request.htmx.target == "create-game":
-        template += "#create_form"
-    else:  # the whole page: a newcomer finds the lesson on top
-        ctx["learn"] = services.offers_lesson(request.user)
-        ctx["lesson"] = services.unfinished_lesson(request.user) if ctx["learn"] else None
+    })
+    # The whole page: a newcomer finds the lesson on top.
+    ctx["learn"] = services.offers_lesson(request.user)
+    ctx["lesson"] = services.unfinished_lesson(request.user) if ctx["learn"] else None
     return render(request, template, ctx, status=status)
 
 

@@ -312,15 +312,16 @@ def resign(request, game_id):
 @login_required
 def rematch(request, game_id):
     """Accept a rematch. Once it opens, every page that accepted follows the table's link to
-    it (static/js/match.js); without scripts, whoever completes it is sent there."""
+    it (static/js/match.js); whoever completes it is sent there, page and address both
+    (htmx: a redirect, not the old table under the new address)."""
     game = _get_game(request, game_id)
     try:
         game = services.accept_rematch(game.pk, request.user)
     except services.GameError as exc:
         return _render_table(request, game, message=exc.message, status=exc.status)
-    if request.htmx:
+    if request.htmx and game.rematch_id is None:
         return _render_table(request, game)
-    return redirect(reverse("table", args=[game.rematch_id or game.pk]))
+    return to_table(request, Game(pk=game.rematch_id or game.pk))
 
 
 def _chat(request, game, *, message=None, status=200):

@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import guests, ratelimit
 from accounts.forms import GuestForm
@@ -19,6 +19,7 @@ from .. import services
 from ..forms import TournamentForm
 from ..limits import limited
 from ..models import Seat, Tournament
+from .table import wants_partial
 
 T = services.tournament
 
@@ -36,18 +37,33 @@ def tournaments(request):
 
 
 def _list_page(request, form=None, status=200):
+    form = form or TournamentForm(user=request.user)
+    if wants_partial(request) and request.htmx.target == "create-tournament":
+        return render(request, "games/tournaments.html#create_tournament", {"form": form},
+                      status=status)
     mine = (Tournament.objects.filter(entries__player=request.user).order_by("-created_at")[:20]
             if request.user.is_authenticated else [])
     return render(request, "games/tournaments.html", {
-        "tournaments": listed(), "mine": mine, "form": form or TournamentForm(),
+        "tournaments": listed(), "mine": mine, "form": form,
     }, status=status)
 
 
-@require_POST
+def _refitted_form(request) -> TournamentForm:
+    """The form's own answers (sent when its preset or rating changes), fitted to them."""
+    answers = {name: request.GET.get(name) for name in TournamentForm.base_fields
+               if name != "once" and name in request.GET}
+    for box in ("bots_fill", "public"):
+        answers[box] = answers.get(box) == "on"
+    return TournamentForm(initial=answers, user=request.user)
+
+
+@require_http_methods(["GET", "POST"])
 @limited("tournaments_made")
 @login_required
 def create(request):
-    form = TournamentForm(request.POST)
+    if request.method != "POST":
+        return _list_page(request, _refitted_form(request))
+    form = TournamentForm(request.POST, user=request.user)
     if not form.is_valid():
         return _list_page(request, form, status=400)
     try:

@@ -48,3 +48,19 @@ def test_the_nav_shows_log_in_to_anonymous_visitors(client):
     body = client.get("/").content.decode()
     assert 'href="/accounts/login/"' in body
     assert 'action="/accounts/logout/"' not in body
+
+
+def test_a_visitor_sent_here_from_a_private_game_is_told_why(client, alice):
+    from games import services
+    from games.models import RulePreset
+
+    preset = RulePreset.objects.create(name="Login classic", min_players=2, max_players=6)
+    game = services.create_game(alice, preset, players=2, private=True)
+    r = client.get(f"/games/{game.pk}/", follow=True)
+    page = r.content.decode()
+    assert r.redirect_chain[-1][0] == f"{URL}?next=%2Fgames%2F{game.pk}%2F"
+    assert "This game is private: log in to go to its table." in page
+    ru = client.get(r.redirect_chain[-1][0], HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Эта игра закрытая: войдите, чтобы перейти к её столу." in ru
+    assert "private" not in client.get(URL).content.decode()  # not from a game: nothing said
+    assert "private" not in client.get(f"{URL}?next=/accounts/profile/").content.decode()

@@ -119,3 +119,23 @@ def test_the_zone_cookie_stands_in_for_the_field_and_nonsense_is_dropped(client)
 
 def test_the_form_has_the_hidden_zone_field(client):
     assert 'name="time_zone" data-browser-zone' in client.get(URL).content.decode()
+
+
+def test_signing_up_hashes_the_password_once_and_sends_no_mail(client, settings,
+                                                              django_assert_max_num_queries):
+    """The password hash is the sign-up's cost by design (Django's default hasher at its
+    default cost: about 1 s of CPU); nothing else may be slow: no second hash (no
+    authenticate after the save), no mail in the request, a bounded look-alike check."""
+    from unittest import mock
+
+    from django.contrib.auth.hashers import MD5PasswordHasher
+    from django.core import mail
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    hashes = mock.patch.object(MD5PasswordHasher, "encode", autospec=True,
+                               side_effect=MD5PasswordHasher.encode)
+    with hashes as encode, django_assert_max_num_queries(25):
+        r = client.post(URL, form())
+    assert r.status_code == 302
+    assert encode.call_count == 1
+    assert mail.outbox == []

@@ -138,3 +138,31 @@ def test_the_create_form_offers_a_casual_game(alice_client, classic):
         "match_kind": "deals", "count": 1, "move_time": 3600, "rated": "both"})
     assert r.status_code == 400 and G.objects.count() == 1
     assert "rated" in alice_client.get("/").content.decode()
+
+
+def test_a_drawn_match_is_rated_as_equal_results_and_read_as_a_draw(alice, classic, seeded,
+                                                                    client):
+    """A draw shares first place: openskill rates it with the ranks tied (a newcomer who
+    draws a weaker computer player loses a little, as the model says), and the profile
+    calls it a draw, not a game won."""
+    for seed in range(30):  # the first seed whose two deals split one each
+        game = finish(table(alice, classic, [], bots=["medium"], deals=2), seed=seed)
+        if len(set(game.match().losses.values())) == 1:
+            break
+        Rating.objects.all().delete()
+        RatingChange.objects.all().delete()
+    else:
+        pytest.fail("no drawn match among the seeds")
+    row = RatingChange.objects.get(game=game)
+    assert row.place == 1 and not row.lost
+    (me,), _ = ratings.MODEL.rate(
+        [[ratings.MODEL.rating()], [ratings.MODEL.rating(mu=ratings.BOT_RATINGS["medium"],
+                                                         sigma=ratings.BOT_SIGMA)]],
+        ranks=[1, 1])
+    assert (row.mu_after, row.sigma_after) == pytest.approx((me.mu, me.sigma))
+    (even,), (other,) = ratings.MODEL.rate([[ratings.MODEL.rating()], [ratings.MODEL.rating()]],
+                                           ranks=[1, 1])
+    assert even.mu == other.mu == ratings.MODEL.mu  # between equals a draw moves nobody
+    page = client.get(f"/accounts/u/{alice.username}/").content.decode()
+    recent = page[page.index('id="recent-title"'):]
+    assert "a draw: nobody the durak" in recent and "not the durak" not in recent

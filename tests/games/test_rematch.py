@@ -119,6 +119,18 @@ def test_the_table_offers_the_rematch_and_then_leads_to_it(finished, alice, bob,
     assert "Rematch</button>" not in body
 
 
+def test_the_last_acceptance_takes_the_page_and_its_address_to_the_rematch(finished, alice,
+                                                                            bob, carol):
+    for player in (alice, bob):
+        r = client_for(player).post(f"/games/{finished.pk}/rematch/",
+                                    headers={"HX-Request": "true"})
+        assert "HX-Redirect" not in r.headers  # waiting for the others: the same table
+    r = client_for(carol).post(f"/games/{finished.pk}/rematch/", headers={"HX-Request": "true"})
+    finished.refresh_from_db()
+    # A full load of the new table: its address in the bar, its socket, not the old one's.
+    assert r.headers["HX-Redirect"] == f"/games/{finished.rematch.pk}/"
+
+
 def test_a_refused_rematch_answers_with_the_table_and_why(duel, alice):
     r = client_for(alice).post(f"/games/{duel.pk}/rematch/", headers={"HX-Request": "true"})
     assert r.status_code == 409

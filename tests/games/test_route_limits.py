@@ -173,7 +173,7 @@ def test_the_refusal_speaks_the_players_language(alice_client, classic, settings
 ADMIN = "admin/"  # the admin: staff only, behind its own log-in and Django's checks
 EXEMPT = {
     # Log-in and the links mailed to a player: counted elsewhere, or good once.
-    "django.contrib.auth.views.LoginView": "django-axes counts failed log-ins (accounts.lockout)",
+    "accounts.views.LoginView": "django-axes counts failed log-ins (accounts.lockout)",
     "django.contrib.auth.views.LogoutView": "ends one's own session, nothing else",
     "accounts.views.signup": "counts itself: signup_ip (accounts.ratelimit)",
     "accounts.views.PasswordResetView": "counts itself: reset_ip and reset_account",

@@ -338,6 +338,27 @@ def test_computer_players_fill_short_tables_only_in_a_casual_tournament(staff, s
     assert all(s.played == 2 for s in table)
 
 
+def test_nobody_sits_with_the_computer_twice_while_another_has_not(staff, short, field,
+                                                                     seeded, frozen):
+    """The table a computer player fills stands in for the bye: the Swiss bye rule gives
+    it to each player once before anyone has it twice, even to one who lost it and is
+    last."""
+    players = field(5)
+    tournament = make(staff, short, players, rounds=3, rated=False, bots_fill=True)
+    T.start_tournament(tournament.pk, staff)
+    tournament.refresh_from_db()
+    with_computer = []
+    for number in range(1, 4):
+        rnd = tournament.round_set.get(number=number)
+        games = [t.game for t in rnd.tables.select_related("game")]
+        (alone,) = [g for g in games if g.seats.exclude(bot_level="").exists()]
+        person = alone.seats.get(player__isnull=False).player
+        with_computer.append(person.pk)
+        services.resign(alone.pk, person)  # last in the standings, the bye's usual place
+        play_round(tournament, seed=number)
+    assert len(set(with_computer)) == 3, with_computer
+
+
 def test_entries_may_need_a_rating_or_an_established_one(staff, short, field):
     from games.models import Rating
 
