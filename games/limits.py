@@ -217,6 +217,8 @@ REFUSALS = {
                               "while."),
     "profile_saves": _("You have saved your settings many times in a short while."),
     "password_guesses": _("Your password has been typed wrong too many times."),
+    "friend_changes": _("You have added, removed or blocked players many times in a short "
+                        "while."),
 }
 
 

@@ -4,7 +4,7 @@ tournaments."""
 
 from django.urls import path
 
-from .views import device, history, lobby, table, tournament
+from .views import device, friends, history, lobby, table, tournament
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
@@ -40,6 +40,9 @@ urlpatterns = [
     path("games/<int:game_id>/rematch/", table.rematch, name="rematch"),
     path("games/<int:game_id>/chat/", table.chat, name="chat"),
     path("games/<int:game_id>/mute/", table.mute, name="mute"),
+    path("friends/", friends.friends, name="friends"),
+    path("friends/<str:username>/", friends.change, name="friend_change"),
+    path("friends/<str:username>/challenge/", friends.challenge, name="challenge_friend"),
     path("tournaments/", tournament.tournaments, name="tournaments"),
     path("tournaments/new/", tournament.create, name="create_tournament"),
     path("tournaments/<int:tournament_id>/", tournament.tournament, name="tournament"),
