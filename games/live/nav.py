@@ -161,8 +161,9 @@ def friends_online(user: Player) -> list[dict[str, Any]]:
     """The user's mutual friends who have a socket open (live/sockets.py counts each
     signed-in player's), by name, with the table each sits at (None: none, or one the
     user may not see, "private")."""
-    online = [friend for friend in services.friends.mutual_friends(user)
-              if sockets.count(sockets.player_key(friend.pk)) > 0]
+    friends = services.friends.mutual_friends(user)
+    here = sockets.online([friend.pk for friend in friends])
+    online = [friend for friend in friends if friend.pk in here]
     tables = services.friends.tables_of([friend.pk for friend in online], user)
     return [{"player": friend, "table": tables.get(friend.pk),
              "private": friend.pk in tables and tables[friend.pk] is None}
