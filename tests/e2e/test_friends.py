@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.helpers import sign_up, watch
+from tests.e2e.test_accessibility import serious
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -21,6 +22,7 @@ def test_a_friend_comes_online_live_and_is_challenged_in_one_tap(new_page):
         person.page.get_by_role("button", name=f"Add {other} as a friend").click()
         expect(person.page.locator(".messages")).to_contain_text(
             f"{other} is now one of your friends.")
+    assert serious(anna.page) == []  # the profile with its friend buttons
 
     boris.page.goto("about:blank")  # boris leaves the site: no socket of his is open
     anna.page.goto("/friends/")
@@ -33,6 +35,7 @@ def test_a_friend_comes_online_live_and_is_challenged_in_one_tap(new_page):
     assert len(anna.navigations) == navigations
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     anna.page.screenshot(path=SCREENSHOTS / "friends-online.png", full_page=True)
+    assert serious(anna.page) == []
 
     online.get_by_role("button", name="Challenge").click()
     anna.page.wait_for_url("**/games/*/")
