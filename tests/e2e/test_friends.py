@@ -23,6 +23,8 @@ def test_a_friend_comes_online_live_and_is_challenged_in_one_tap(new_page):
         expect(person.page.locator(".messages")).to_contain_text(
             f"{other} is now one of your friends.")
     assert serious(anna.page) == []  # the profile with its friend buttons
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    anna.page.screenshot(path=SCREENSHOTS / "friend-profile.png")
 
     boris.page.goto("about:blank")  # boris leaves the site: no socket of his is open
     anna.page.goto("/friends/")
@@ -33,7 +35,6 @@ def test_a_friend_comes_online_live_and_is_challenged_in_one_tap(new_page):
     boris.page.goto("/")  # he comes back: anna's list says so without a reload
     expect(online.get_by_role("link", name="boris")).to_be_visible()
     assert len(anna.navigations) == navigations
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     anna.page.screenshot(path=SCREENSHOTS / "friends-online.png", full_page=True)
     assert serious(anna.page) == []
 
