@@ -18,6 +18,7 @@ consumer's channel (the 1013 refusal) stays with the consumers (live/base.py).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
@@ -170,7 +171,24 @@ class SocketCounts:
         finally:
             await sync_to_async(sockets.release, thread_sensitive=False)(slot)
             if player is not None:  # and go, when it was their last socket
-                await presence_changed(player)
+                presence_later(player)
+
+
+OFFLINE_GRACE = 3.0  # seconds: a player off to their next page is not seen going and coming
+_later: set[asyncio.Task[None]] = set()  # the lookups under way (a task unreferenced may go)
+
+
+def presence_later(player_id: int) -> None:
+    """presence_changed, OFFLINE_GRACE from now: by then a page that was only being left
+    for another has opened that page's socket, and their friends' lists stay as they are."""
+    loop = asyncio.get_running_loop()
+
+    def start() -> None:
+        task = loop.create_task(presence_changed(player_id))
+        _later.add(task)
+        task.add_done_callback(_later.discard)
+
+    loop.call_later(OFFLINE_GRACE, start)
 
 
 async def presence_changed(player_id: int) -> None:

@@ -9,6 +9,7 @@ from channels.testing import WebsocketCommunicator
 
 from durak_site.asgi import application
 from games import services
+from games.live import middleware
 from tests.games.test_live import connect, session_headers
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True),
@@ -39,8 +40,13 @@ def befriend(one, other):
     services.friends.add_friend(other, one)
 
 
-async def test_a_friend_coming_online_sitting_down_and_leaving_is_seen_live(alice, bob,
-                                                                            classic):
+@pytest.fixture
+def short_grace(monkeypatch):
+    monkeypatch.setattr(middleware, "OFFLINE_GRACE", 0.2)
+
+
+async def test_a_friend_coming_online_sitting_down_and_leaving_is_seen_live(
+        alice, bob, classic, short_grace):
     await befriend(alice, bob)
     alices = await me(alice)
     html = await friends_frame(alices)
@@ -57,6 +63,20 @@ async def test_a_friend_coming_online_sitting_down_and_leaving_is_seen_live(alic
     await bobs.disconnect()  # his last socket: gone
     html = await friends_frame(alices)
     assert "bob" not in html and "None of your friends is online" in html
+    await alices.disconnect()
+
+
+async def test_a_friend_going_to_another_page_is_not_seen_leaving(alice, bob, monkeypatch):
+    monkeypatch.setattr(middleware, "OFFLINE_GRACE", 1.0)
+    await befriend(alice, bob)
+    bobs = await me(bob, page="")
+    alices = await me(alice)
+    assert ">bob</a>" in await friends_frame(alices)
+    await bobs.disconnect()  # his page goes; the next one opens its socket at once
+    bobs = await me(bob, page="lobby")
+    assert await alices.receive_nothing(timeout=1.5)  # no flicker: gone and back
+    await bobs.disconnect()
+    assert "bob" not in await friends_frame(alices)  # gone for good, after the grace
     await alices.disconnect()
 
 
