@@ -59,7 +59,7 @@ class NavConsumer(SiteConsumer):
         page = (query.get("page") or [""])[0]
         self.page = page if page in PAGES else ""
         self.sent_waiting: tuple[int, int] | None = None
-        self.sent_friends: str | None = None
+        self.sent_friends: list[tuple[Any, ...]] | None = None
         # Counted in already, per address (live/middleware.py).
         self.groups_joined = [LOBBY_GROUP] if self.page == "lobby" else []
         self.tournament = self._tournament(query) if self.page == "tournament" else None
@@ -149,12 +149,15 @@ class NavConsumer(SiteConsumer):
         user = self.user
         if self.page not in FRIENDS_PAGES or user is None or not user.is_authenticated:
             return
+        rows = friends_online(user)
+        shown = [(row["player"].pk, row["player"].name, row["private"],
+                  row["table"] and (row["table"].pk, row["table"].status)) for row in rows]
+        if shown == self.sent_friends:
+            return  # the list already says so: nothing to render or send
+        self.sent_friends = shown
         cookies = self.scope.get("cookies") or {}  # the forms' token, as a page has it
-        html = self.render({"friends_online": friends_online(user), "friends_oob": True,
-                            "csrf_token": str(cookies.get("csrftoken", ""))})
-        if html != self.sent_friends:
-            self.sent_friends = html
-            self.send(text_data=html)
+        self.send(text_data=self.render({"friends_online": rows, "friends_oob": True,
+                                         "csrf_token": str(cookies.get("csrftoken", ""))}))
 
 
 def friends_online(user: Player) -> list[dict[str, Any]]:
