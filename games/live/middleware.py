@@ -165,7 +165,7 @@ class SocketCounts:
             return await refuse(receive, send, CLOSE_TOO_MANY)  # counted nowhere
         player = self.player_id(scope)
         if player is not None:  # their friends see them come (docs/design.md, "Friends and blocks")
-            await presence_changed(player)
+            presence_later(player, 0)  # not waited for: the socket opens at once
         try:
             return await self.application(dict(scope, socket_slot=slot), receive, send)
         finally:
@@ -178,9 +178,10 @@ OFFLINE_GRACE = 3.0  # seconds: a player off to their next page is not seen goin
 _later: set[asyncio.Task[None]] = set()  # the lookups under way (a task unreferenced may go)
 
 
-def presence_later(player_id: int) -> None:
-    """presence_changed, OFFLINE_GRACE from now: by then a page that was only being left
-    for another has opened that page's socket, and their friends' lists stay as they are."""
+def presence_later(player_id: int, delay: float | None = None) -> None:
+    """presence_changed, `delay` seconds from now (OFFLINE_GRACE by default: by then a page
+    that was only being left for another has opened that page's socket, and their
+    friends' lists stay as they are)."""
     loop = asyncio.get_running_loop()
 
     def start() -> None:
@@ -188,7 +189,7 @@ def presence_later(player_id: int) -> None:
         _later.add(task)
         task.add_done_callback(_later.discard)
 
-    loop.call_later(OFFLINE_GRACE, start)
+    loop.call_later(OFFLINE_GRACE if delay is None else delay, start)
 
 
 async def presence_changed(player_id: int) -> None:
