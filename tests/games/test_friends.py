@@ -69,6 +69,12 @@ def test_bad_friend_requests_are_refused_and_change_nothing(alice, bob):
     assert r.status_code == 302 and r["Location"] == "/friends/"
     assert Friend.objects.count() == 1 and not Block.objects.exists()
     assert client.get("/friends/bob/").status_code == 405
+    r = client.post("/friends/nobody/challenge/")
+    assert r.status_code == 404 and "There is no player called nobody." in r.content.decode()
+    r = client.post("/friends/alice/challenge/")
+    assert r.status_code == 400 and "You can't challenge yourself." in unescape(
+        r.content.decode())
+    assert not Game.objects.exists()
 
 
 def test_a_friend_is_added_from_a_finished_table(finished_duel, alice, bob):
