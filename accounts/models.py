@@ -149,3 +149,37 @@ class RateCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}: {self.count} until {self.expires}"
+
+
+class Friend(models.Model):
+    """`player` has added `friend` to their friends (docs/design.md, "Friends and blocks"):
+    one way, as a follow; each sees the other online only when both have added each other."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="friend_rows")
+    friend = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="friend_of_rows")
+    added = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "friend"], name="one_friend_row")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} → {self.friend_id}"
+
+
+class Block(models.Model):
+    """`player` has blocked `blocked`: no challenges, invitations, shared tables or chat
+    between them (docs/design.md, "Friends and blocks")."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="block_rows")
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="blocked_by_rows")
+    added = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "blocked"], name="one_block_row")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} ⊘ {self.blocked_id}"

@@ -31,7 +31,7 @@ from . import guests, newdevice, ratelimit, unsubscribe
 from .context_processors import safe_next
 from .forms import ClaimForm, EmailChangeForm, ProfileForm, SignUpForm
 from .middleware import SEEN_ZONE, TIME_ZONE_COOKIE, valid_time_zone
-from .models import Player
+from .models import Block, Friend, Player
 
 EMAIL_CHANGE_SALT = "accounts.email-change"
 EMAIL_CHANGE_MAX_AGE = 3 * 24 * 60 * 60  # seconds: a confirmation link works for 3 days
@@ -260,7 +260,12 @@ def public_profile(request, username):
         if len(same) == 1:
             return redirect(same[0])
         return render(request, "accounts/no_player.html", {"username": username}, status=404)
-    return render(request, "accounts/public_profile.html", {"player": player})
+    me = request.user if request.user.is_authenticated else None
+    return render(request, "accounts/public_profile.html", {
+        "player": player,  # friends and blocks: games.views.friends changes them
+        "is_friend": me is not None and Friend.objects.filter(player=me, friend=player).exists(),
+        "is_blocked": me is not None and Block.objects.filter(player=me, blocked=player).exists(),
+    })
 
 
 def locked_out(request, original_response=None, credentials=None):

@@ -248,6 +248,7 @@ LIMITS = {
     "seat_changes": (60, 60 * 60),  # seats taken or left at open tables
     "mutes": (60, 60 * 60),  # players muted or heard again at a table
     "deal_checks": (60, 60 * 60),  # exports checked (per player, or visitor's address)
+    "friend_changes": (60, 60 * 60),  # friends added or removed, players blocked or unblocked
     # Kept in the database, per player (accounts.ratelimit):
     "password_guesses": (5, 60 * 60),  # wrong passwords in forms that ask for it again
     "device_link_account": (3, 60 * 60),  # log-in links mailed to a locked account

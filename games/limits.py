@@ -220,6 +220,8 @@ REFUSALS = {
     # Counted by the guests' views too (accounts.guests): a guest is a new account.
     "signup_ip": _("Too many new accounts have been made from your network."),
     "deal_checks": _("You have checked many deals in a short while."),
+    "friend_changes": _("You have added, removed or blocked players many times in a short "
+                        "while."),
 }
 
 

@@ -135,6 +135,16 @@ def people_changed(user_ids, *, lobby: bool = False) -> None:
         logger.exception("could not tell players %s", list(user_ids))
 
 
+def friends_changed(user_ids) -> None:
+    """A friend of these players came or went, or sat down at a table: their navigation
+    sockets refresh the "Friends online" list they show (games.live.nav)."""
+    try:
+        for user_id in user_ids:
+            _group_send(nav_group(user_id), {"type": "friends.changed"})
+    except Exception:  # pages heal on the next change or reload
+        logger.exception("could not tell players %s of their friends", list(user_ids))
+
+
 def queue_bot_turn(game_id: int, version: int, delay: float = 0.0) -> None:
     """Queue `games.tasks.bot_turn(game_id, version)` by name, to run `delay` seconds from
     now (eager Celery runs it now, whatever the delay)."""

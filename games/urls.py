@@ -5,7 +5,7 @@ tournaments."""
 from django.conf import settings
 from django.urls import path, re_path
 
-from .views import deals, device, history, ladder, lobby, table, tournament
+from .views import deals, device, friends, history, ladder, lobby, table, tournament
 
 LANGS = "|".join(code for code, _name in settings.LANGUAGES)  # the manifest's and offline page's
 
@@ -49,6 +49,9 @@ urlpatterns = [
     path("games/<int:game_id>/rematch/", table.rematch, name="rematch"),
     path("games/<int:game_id>/chat/", table.chat, name="chat"),
     path("games/<int:game_id>/mute/", table.mute, name="mute"),
+    path("friends/", friends.friends, name="friends"),
+    path("friends/<str:username>/", friends.change, name="friend_change"),
+    path("friends/<str:username>/challenge/", friends.challenge, name="challenge_friend"),
     path("tournaments/", tournament.tournaments, name="tournaments"),
     path("tournaments/new/", tournament.create, name="create_tournament"),
     path("tournaments/<int:tournament_id>/", tournament.tournament, name="tournament"),

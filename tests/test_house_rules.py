@@ -54,7 +54,7 @@ SUBCLASSES = {
         "RulePreset.Teams", "RulePreset.ThrowIn", "RulePreset.TimeoutPolicy",
         "RulePreset.TrumpExchange", "Seat", "TimeControl", "Tournament", "Tournament.Kind",
         "Tournament.Status", "TournamentRound"},
-    "accounts.models": {"Player", "Player.MoveEmails", "RateCount"},
+    "accounts.models": {"Block", "Friend", "Player", "Player.MoveEmails", "RateCount"},
     # consumers and the sockets' origin check
     "games.live.base": {"SiteConsumer"},
     "games.live.table": {"RefuseConsumer"},

@@ -18,6 +18,8 @@ consumer's channel (the 1013 refusal) stays with the consumers (live/base.py).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from types import SimpleNamespace
@@ -35,11 +37,14 @@ from django.utils import translation
 from accounts.middleware import valid_time_zone
 
 from ..models import Seat
+from ..services import friends
 from . import sockets
 from .base import CLOSE_TOO_MANY
 
 if TYPE_CHECKING:
     from channels.consumer import _ChannelScope
+
+logger = logging.getLogger(__name__)
 
 # A socket's scope and ASGI's callables as this middleware passes them on: plain dicts
 # (asgiref's TypedDicts ask for keys that channels and Daphne do without, as an accept's
@@ -158,10 +163,43 @@ class SocketCounts:
         limits = self.limits(scope, seated=await self.seated(scope))
         if not await sync_to_async(sockets.take, thread_sensitive=False)(slot, limits):
             return await refuse(receive, send, CLOSE_TOO_MANY)  # counted nowhere
+        player = self.player_id(scope)
+        if player is not None:  # their friends see them come (docs/design.md, "Friends and blocks")
+            presence_later(player, 0)  # not waited for: the socket opens at once
         try:
             return await self.application(dict(scope, socket_slot=slot), receive, send)
         finally:
             await sync_to_async(sockets.release, thread_sensitive=False)(slot)
+            if player is not None:  # and go, when it was their last socket
+                presence_later(player)
+
+
+OFFLINE_GRACE = 3.0  # seconds: a player off to their next page is not seen going and coming
+_later: set[asyncio.Task[None]] = set()  # the lookups under way (a task unreferenced may go)
+
+
+def presence_later(player_id: int, delay: float | None = None) -> None:
+    """presence_changed, `delay` seconds from now (OFFLINE_GRACE by default: by then a page
+    that was only being left for another has opened that page's socket, and their
+    friends' lists stay as they are)."""
+    loop = asyncio.get_running_loop()
+
+    def start() -> None:
+        task = loop.create_task(presence_changed(player_id))
+        _later.add(task)
+        task.add_done_callback(_later.discard)
+
+    loop.call_later(OFFLINE_GRACE if delay is None else delay, start)
+
+
+async def presence_changed(player_id: int) -> None:
+    """A socket of the player opened or closed: their mutual friends' "Friends online"
+    lists look again (a socket more or less of a player already online changes no list,
+    and the navigation sends nothing that has not changed)."""
+    try:
+        await database_sync_to_async(friends.tell_presence)([player_id])
+    except Exception:  # the database or the layer is down: the lists catch up later
+        logger.warning("could not tell player %s's friends", player_id, exc_info=True)
 
 
 async def refuse(receive: Receive, send: Send, code: int) -> None:

@@ -18,6 +18,7 @@ from django.utils import translation
 from .. import services
 from ..models import Game, Tournament
 from ..notify import LOBBY_GROUP, nav_group, tournament_group, user_group
+from . import sockets
 from .base import (
     CLOSE_FLOOD,
     CLOSE_SIGNED_OUT,
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
     from accounts.models import Player
 
 logger = logging.getLogger(__name__)
-PAGES = ("lobby", "mine", "tournament")  # pages with a live list besides the navigation
+PAGES = ("lobby", "mine", "tournament", "friends")  # pages with a live list besides the navigation
+FRIENDS_PAGES = ("lobby", "friends")  # pages with "Friends online"
 
 
 def moves_waiting(user: Player) -> QuerySet[Game]:
@@ -57,6 +59,7 @@ class NavConsumer(SiteConsumer):
         page = (query.get("page") or [""])[0]
         self.page = page if page in PAGES else ""
         self.sent_waiting: tuple[int, int] | None = None
+        self.sent_friends: list[tuple[Any, ...]] | None = None
         # Counted in already, per address (live/middleware.py).
         self.groups_joined = [LOBBY_GROUP] if self.page == "lobby" else []
         self.tournament = self._tournament(query) if self.page == "tournament" else None
@@ -76,6 +79,7 @@ class NavConsumer(SiteConsumer):
             return
         self.accept()
         self.send_nav()
+        self.send_friends()
 
     def _tournament(self, query: dict[str, list[str]]) -> int | None:
         """The tournament whose page this is, if the reader may see it."""
@@ -102,6 +106,9 @@ class NavConsumer(SiteConsumer):
     def people_changed(self, event: dict[str, Any]) -> None:
         self.send_nav()
 
+    def friends_changed(self, event: dict[str, Any]) -> None:
+        self.send_friends()
+
     def lobby_changed(self, event: dict[str, Any]) -> None:
         self.send(text_data=self.render({"lobby": True}))
 
@@ -112,6 +119,7 @@ class NavConsumer(SiteConsumer):
     def layer_reconnected(self, event: dict[str, Any]) -> None:
         """The channel layer lost Redis for a while: what it said then is lost."""
         self.send_nav()
+        self.send_friends()
         if self.page == "lobby":
             self.lobby_changed(event)
         self.tournament_changed(event)
@@ -134,3 +142,32 @@ class NavConsumer(SiteConsumer):
         self.sent_waiting = (waiting, moves)
         self.send(text_data=self.render({"nav": True, "waiting": waiting, "moves": moves,
                                          "mine": mine}))
+
+    def send_friends(self) -> None:
+        """The reader's "Friends online" on the pages that show it, when it has changed:
+        their mutual friends with a socket open now, and the table each sits at."""
+        user = self.user
+        if self.page not in FRIENDS_PAGES or user is None or not user.is_authenticated:
+            return
+        rows = friends_online(user)
+        shown = [(row["player"].pk, row["player"].name, row["private"],
+                  row["table"] and (row["table"].pk, row["table"].status)) for row in rows]
+        if shown == self.sent_friends:
+            return  # the list already says so: nothing to render or send
+        self.sent_friends = shown
+        cookies = self.scope.get("cookies") or {}  # the forms' token, as a page has it
+        self.send(text_data=self.render({"friends_online": rows, "friends_oob": True,
+                                         "csrf_token": str(cookies.get("csrftoken", ""))}))
+
+
+def friends_online(user: Player) -> list[dict[str, Any]]:
+    """The user's mutual friends who have a socket open (live/sockets.py counts each
+    signed-in player's), by name, with the table each sits at (None: none, or one the
+    user may not see, "private")."""
+    friends = services.friends.mutual_friends(user)
+    here = sockets.online([friend.pk for friend in friends])
+    online = [friend for friend in friends if friend.pk in here]
+    tables = services.friends.tables_of([friend.pk for friend in online], user)
+    return [{"player": friend, "table": tables.get(friend.pk),
+             "private": friend.pk in tables and tables[friend.pk] is None}
+            for friend in online]

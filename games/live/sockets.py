@@ -91,6 +91,11 @@ class LocalSlots:
         with self._lock:
             return len(self._live(key, self.clock()))
 
+    def counts(self, keys: list[str]) -> list[int]:
+        with self._lock:
+            now = self.clock()
+            return [len(self._live(key, now)) for key in keys]
+
 
 NOW_MS = """local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -152,6 +157,13 @@ class RedisSlots:
     def count(self, key: str) -> int:
         return int(self._count(keys=[key]))
 
+    def counts(self, keys: list[str]) -> list[int]:
+        """Each limit's count, in one round trip (a pipeline of the count script)."""
+        with self.client.pipeline(transaction=False) as pipe:
+            for key in keys:
+                self._count(keys=[key], client=pipe)
+            return [int(n) for n in pipe.execute()]
+
 
 _stores: dict[tuple[int, str], LocalSlots | RedisSlots] = {}
 
@@ -208,6 +220,16 @@ def held() -> int:
 def count(key: str) -> int:
     """Slots held in this limit now, by every process."""
     return store().count(key)
+
+
+def online(player_ids: list[int]) -> set[int]:
+    """Which of these players hold a socket now, in any process (their own count, which
+    every signed-in socket is one of): the friends' presence (docs/design.md, "Friends
+    and blocks"). One round trip to Redis for them all."""
+    if not player_ids:
+        return set()
+    found = store().counts([player_key(pk) for pk in player_ids])
+    return {pk for pk, n in zip(player_ids, found) if n > 0}
 
 
 def renew() -> None:

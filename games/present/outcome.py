@@ -7,7 +7,7 @@ result from the engine's `Match.outcome()`; nothing here reads a hand.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -15,9 +15,12 @@ from django.utils.translation import ngettext
 from .. import describe
 from ..engine import Match, Outcome, Rules, Termination
 from ..models import CHAT_MAX_LENGTH, DealRecord, Game, Seat
-from ..services import chat
+from ..services import chat, friends
 from ..services.access import Someone, seats_of
 from .table import side_name
+
+if TYPE_CHECKING:
+    from accounts.models import Player
 
 
 def _name(seats: list[Seat], number: int | None) -> str:
@@ -162,10 +165,23 @@ def result_context(game: Game, seats: list[Seat], me: Seat | None, ctx: dict[str
             "rematch_wanted_by": [s.name for s in humans if s.wants_rematch and s is not me],
             "can_rematch": me is not None and me.player_id is not None and game.rematch_id is None,
             "stand_in_notes": stand_in_notes(game, seats),
+            "new_friends": new_friends(humans, me),
             "deals_played": ngettext("%(n)s deal played", "%(n)s deals played",
                                      len(records)) % {"n": len(records)},
         })
     return out
+
+
+def new_friends(humans: list[Seat], me: Seat | None) -> list[Player]:
+    """The people the reader shared this finished table with and may add as friends (not
+    friends yet, no block either way): the panel's "Add as a friend" buttons."""
+    if me is None or me.player_id is None:
+        return []
+    others = [s.player for s in humans if s.player_id != me.player_id and s.player is not None]
+    if not others:
+        return []
+    known = friends.friend_ids(me.player) | friends.kept_apart(me.player_id)
+    return [player for player in others if player.pk not in known]
 
 
 def stand_in_notes(game: Game, seats: list[Seat]) -> list[str]:

@@ -9,13 +9,14 @@ callers use `from games import services` and the names re-exported here."""
 # with a message for the player and an HTTP status; the game is then left exactly as it
 # was. Imports run one way: tasks -> services -> notify.
 
-from . import chat, guests, push, tournament
+from . import chat, friends, guests, push, tournament
 from .access import can_view, seat_of
 from .apply import MAX_ACTIONS, read_move
 from .botplay import BOT_MOVES_PER_TASK, bot_action, run_bots
 from .challenge import (
     accept_challenge,
     challenge,
+    challenge_friend,
     decline_challenge,
     find_player,
     open_challenges,
@@ -82,7 +83,7 @@ __all__ = [
     "REMINDER_MIN_MOVE_TIME", "send_reminders",
     "days_left", "end_vacation", "end_vacations", "start_vacation",
     "MOVE_EMAIL_DELAY", "send_move_emails", "send_summaries",
-    "accept_challenge", "challenge", "decline_challenge", "find_player", "open_challenges",
+    "accept_challenge", "challenge", "challenge_friend", "decline_challenge", "find_player", "open_challenges",
     "send_challenge_mail", "quick_match",
-    "chat", "guests", "push", "tournament", "accept_rematch", "new_game_answers", "resign", "finish_match", "keep_deal",
+    "chat", "friends", "guests", "push", "tournament", "accept_rematch", "new_game_answers", "resign", "finish_match", "keep_deal",
 ]

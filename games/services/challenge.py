@@ -20,6 +20,7 @@ from . import offers
 from .access import Someone, is_guest, need_user
 from .change import Change, locked
 from .errors import BadRequest, Conflict, Forbidden, NotFound
+from .friends import has_blocked
 from .lobby import abort, create_game, join_game
 from .mail import mail_player
 from .words import for_player
@@ -59,6 +60,12 @@ def challenge(user: Someone, opponent: Player | None, preset: RulePreset | None,
     if is_guest(me) or getattr(opponent, "is_guest", False):  # a challenge reaches strangers
         raise Forbidden(_("Guests can't send or receive challenges. Claim your account to "
                           "challenge other players."))
+    if has_blocked(me.pk, opponent.pk):
+        raise Forbidden(_("You have blocked %(name)s: unblock them first to challenge them.")
+                        % {"name": opponent.name})
+    if has_blocked(opponent.pk, me.pk):
+        raise Forbidden(_("%(name)s does not take challenges from you.") % {
+            "name": opponent.name})
     if isinstance(preset, RulePreset) and not offers.for_challenge(preset):
         raise BadRequest(_("A challenge is a game for two: %(preset)s is played by "
                            "%(players)s.") % {
@@ -69,6 +76,27 @@ def challenge(user: Someone, opponent: Player | None, preset: RulePreset | None,
                        increment=increment, rated=rated, challenged=opponent)
     transaction.on_commit(partial(notify.queue_challenge_mail, game.pk), robust=True)
     return game
+
+
+def challenge_friend(user: Someone, opponent: Player | None) -> Game:
+    """The one-tap challenge (docs/design.md, "Friends and blocks"): the rules, clock and
+    rating of the last game for two these players had together, else the first offered
+    preset for two at its own clock, rated."""
+    me = need_user(user)
+    last = (Game.objects.filter(players=CHALLENGE_PLAYERS, seats__player=me, preset__active=True)
+            .filter(seats__player=opponent).exclude(status=Game.Status.ABORTED)
+            .select_related("preset").order_by("-created_at").first()
+            if opponent is not None else None)
+    if last is not None:
+        return challenge(me, opponent, last.preset, time_control=last.time_control,
+                         move_time=last.move_time, bank_time=last.bank_time,
+                         increment=last.increment, rated=last.rated)
+    presets = RulePreset.objects.filter(active=True, min_players__lte=CHALLENGE_PLAYERS,
+                                        max_players__gte=CHALLENGE_PLAYERS)
+    preset = presets.order_by("position", "pk").first()
+    if preset is None:
+        raise Conflict(_("No rules for two players are offered right now."))
+    return challenge(me, opponent, preset)
 
 
 def _challenge_for(change: Change) -> Game:

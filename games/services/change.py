@@ -31,6 +31,7 @@ from ..models import Game, Move, Seat
 from . import rows
 from .access import Someone, can_view, find_game, found, need_user, own_seat, seats_of
 from .carried import carry
+from .friends import tell_presence
 
 if TYPE_CHECKING:
     from accounts.models import Player
@@ -103,6 +104,8 @@ class Change:
             people.append(game.challenged_id)  # their count of open challenges (navigation)
         lobby = kind == Move.Kind.SYSTEM or not game.is_playing  # seats, start, end: the lobby
         transaction.on_commit(partial(notify.people_changed, people, lobby=lobby), robust=True)
+        if lobby:  # a table made, joined, started or ended: their friends see where they are
+            tell_presence(people)
         transaction.on_commit(partial(_log_move, game, kind, seat, self.locked_at))
         self.saved = True
         return game

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import unicodedata
 from functools import partial
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -15,6 +16,10 @@ from .. import limits, notify
 from ..models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, Game
 from .access import Someone, can_view, find_game, is_guest, need_user, seat_of
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound
+from .friends import blocked_by_all, blocked_ids
+
+if TYPE_CHECKING:
+    from accounts.models import Player
 
 # Quick phrases (for phones): stored as their key, worded in each reader's language.
 PHRASES = {
@@ -73,6 +78,7 @@ def post(game_id: int | str, user: Someone, *, text: object = None,
     if is_guest(author) and not among_friends(game):
         raise Forbidden(_("Guests chat only at private tables, with the people who came by "
                           "its link. Claim your account to chat here."))
+    _check_heard(game, author)
     if phrase:
         if phrase not in PHRASES:
             raise BadRequest(_("That is not a message."))
@@ -88,10 +94,22 @@ def post(game_id: int | str, user: Someone, *, text: object = None,
     return message
 
 
+def _check_heard(game: Game, author: Player) -> None:
+    """Forbidden when every other person at the table has blocked the author: nobody
+    there would read them (a block hides the blocked player's chat, friends.py)."""
+    others = {pk for pk in game.seats.exclude(player=author).values_list("player_id", flat=True)
+              if pk is not None}
+    if blocked_by_all(author.pk, others):
+        raise Forbidden(_("The other players at this table have blocked you, so they would "
+                          "not read your messages."))
+
+
 def muted_ids(user: Someone) -> set[int]:
+    """The players whose chat the user does not read: muted, or blocked."""
     if user is None or not user.is_authenticated:
         return set()
-    return set(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
+    muted = set(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
+    return muted | blocked_ids(user)
 
 
 def messages_for(game: Game, user: Someone) -> list[ChatMessage]:

@@ -28,6 +28,7 @@ from . import offers, reliability
 from .access import Someone, casual_only, need_user
 from .change import Change, locked, new_change
 from .errors import BadRequest, Conflict, Forbidden
+from .friends import check_may_sit_with
 from .turn import set_turn
 
 if TYPE_CHECKING:
@@ -173,8 +174,9 @@ def join_game(game_id: int | str, user: Someone, *, invite_token: object = None,
         if game.challenged_id is not None and game.challenged_id != need_user(user).pk:
             raise Forbidden(_("This table was made for a challenged player: only they may "
                               "take its seat."))
-        if mine is None:
+        if mine is None:  # a block either way keeps two players apart (rule of friends.py)
             casual_only(change.user, game.rated)
+            check_may_sit_with(need_user(user).pk, [s.player_id for s in seats])
         if mine is None and not reliability.meets(need_user(user), game.min_reliability):
             raise Forbidden(_("This table is for players who finish at least %(min)s%% of "
                               "their games without a timeout; you can see your share on "

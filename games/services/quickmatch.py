@@ -14,6 +14,7 @@ from ..models import Game, Move, RulePreset, TimeControl
 from . import offers
 from .access import Someone, casual_only, need_user
 from .errors import BadRequest, Conflict
+from .friends import kept_apart
 from .lobby import _time_control, create_game, join_game
 
 if TYPE_CHECKING:
@@ -70,7 +71,8 @@ def quick_match(user: Someone, preset: object, *, time_control: str | None = Non
     clock = _time_control(preset, time_control, move_time, bank_time, increment)
     with transaction.atomic():
         list(RulePreset.objects.select_for_update().filter(pk=preset.pk))  # the turn lock
-        tables = list(_fitting(preset, clock))
+        apart = kept_apart(player.pk)  # never paired with a block either way
+        tables = list(_fitting(preset, clock).exclude(seats__player_id__in=apart))
         mine = [game for game in tables if game.seats.filter(player=player).exists()]
         if mine:
             return mine[0]

@@ -12,9 +12,10 @@ from django.utils.translation import gettext as _
 
 from .. import notify
 from ..models import Game, Move, Seat
-from .access import Someone
+from .access import Someone, need_user
 from .change import locked, new_change
 from .errors import Conflict
+from .friends import check_may_sit_with
 from .lobby import start_match
 
 
@@ -29,6 +30,7 @@ def accept_rematch(game_id: int | str, user: Someone) -> Game:
             raise Conflict(_("The rematch has already begun."))
         if mine.wants_rematch:
             return game
+        check_may_sit_with(need_user(user).pk, [s.player_id for s in change.seats])
         mine.wants_rematch = True
         mine.save(update_fields=["wants_rematch"])
         seats = change.seats

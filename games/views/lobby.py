@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 from django.http import HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,21 +21,32 @@ from django.views.decorators.http import require_GET, require_POST
 from .. import once, services
 from ..forms import ChallengeForm, CreateGameForm, LobbyFilterForm, QuickMatchForm
 from ..limits import limited
-from ..models import Game
+from ..models import Game, Seat
 from ..present import outcome
 from .table import to_table, wants_partial
 from .tournament import listed
 
 
 # ----------------------------------------------------------------------------- lobby
-def _open_games(filters: LobbyFilterForm):
+def _open_games(request, filters: LobbyFilterForm):
+    """Open public tables, newest first; the reader's friends' tables before the others
+    (marked), and none where a block stands between them and a seated player."""
     games = (
         Game.objects.filter(status=Game.Status.OPEN, private=False)
         .select_related("preset", "created_by")
         .annotate(taken=Count("seats", filter=Q(seats__player__isnull=False)
                               | ~Q(seats__bot_level="")))
-        .order_by("-created_at")
     )
+    friends = services.friends.friend_ids(request.user)
+    if request.user.is_authenticated:
+        apart = services.friends.kept_apart(request.user.pk)
+        games = games.exclude(seats__player_id__in=apart) if apart else games
+    if friends:
+        with_friend = Seat.objects.filter(game=OuterRef("pk"), player_id__in=friends)
+        games = games.annotate(friends_here=Exists(with_friend)).order_by(
+            "-friends_here", "-created_at")
+    else:
+        games = games.order_by("-created_at")
     if filters.is_valid():
         if filters.cleaned_data.get("preset"):
             games = games.filter(preset=filters.cleaned_data["preset"])
@@ -51,7 +62,8 @@ def _lobby(request, form=None, status=200, *, quick=None, challenge=None):
         return render(request, template + "#create_form", {"form": form or CreateGameForm()},
                       status=status)
     filters = LobbyFilterForm(request.GET or None, auto_id="filter_%s")
-    ctx = {"filters": filters, "games": _open_games(filters)}
+    ctx = {"filters": filters, "games": _open_games(request, filters),
+           "friends_online": None}  # the socket fills friends in (games.live.nav)
     if wants_partial(request) and request.htmx.target == "open-games":
         return render(request, template + "#open_games", ctx, status=status)
     ctx.update({

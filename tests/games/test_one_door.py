@@ -22,6 +22,8 @@ ALLOWED = {
     "games.services.lesson:start_lesson atomic select_for_update": "the player's row: one lesson table at a time",
     "games.services.push:subscribe atomic select_for_update":
         "a device's row, not a game's: an endpoint moves between accounts only under its lock",
+    "games.services.friends:add_friend atomic": "a player's friend rows; no game is touched",
+    "games.services.friends:block atomic": "a player's block and friend rows; no game is touched",
     "games.services.lobby:create_game atomic":
         "a new game: no row to lock yet; its rows are written by new_change().save()",
     "games.services.lobby:start_match save":

@@ -57,3 +57,14 @@ def test_slots_renewed_by_their_process_stay_and_the_others_run_out(clock):
 def test_a_socket_without_limits_holds_nothing(clock):
     assert sockets.take("x", [])
     assert sockets.held() == 0
+
+
+def test_who_is_online_is_who_holds_a_players_slot(clock):
+    assert sockets.take("alices-page", [(sockets.player_key(1), 30)])
+    assert sockets.take("alices-table", [(sockets.player_key(1), 30)])
+    assert sockets.take("a-watcher", [(ADDRESS, 5)])
+    assert sockets.online([1, 2]) == {1} and sockets.online([]) == set()
+    sockets.release("alices-page")
+    assert sockets.online([1, 2]) == {1}  # her table's socket is still open
+    sockets.release("alices-table")
+    assert sockets.online([1, 2]) == set()
