@@ -29,10 +29,11 @@ MOVE_ORDER = {ExchangeTrump: 0, Take: 2, Pass: 2}  # cards in between, in the or
 Move = tuple[Any, Any, Any]  # (actions, version, seat), as the services take them
 
 
-def read_json(raw: str | bytes, max_bytes: int = MAX_JSON_BYTES) -> Any:
+def read_json(raw: str | bytes, max_bytes: int = MAX_JSON_BYTES,
+              max_depth: int = MAX_JSON_DEPTH) -> Any:
     """The JSON value in `raw` (str or bytes); ValueError if it is longer than `max_bytes`,
     not UTF-8, not strict JSON (NaN, Infinity, a key twice, text that is not Unicode) or
-    nests deeper than MAX_JSON_DEPTH (json's recursion would otherwise fail with a
+    nests deeper than `max_depth` (json's recursion would otherwise fail with a
     RecursionError). The one reader of JSON that clients send, HTTP or socket."""
     if len(raw) > max_bytes:
         raise ValueError("too large")
@@ -45,7 +46,7 @@ def read_json(raw: str | bytes, max_bytes: int = MAX_JSON_BYTES) -> Any:
             deepest = max(deepest, depth)
         elif char in "]}":
             depth -= 1
-    if deepest > MAX_JSON_DEPTH:
+    if deepest > max_depth:
         raise ValueError("too deep")
     try:
         value = json.loads(raw, parse_constant=_not_a_number, object_pairs_hook=_object)

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from ..engine.replay import FORMAT
 from ..engine.verify import Problem, Report, verify
 
 
@@ -41,6 +42,11 @@ def _words() -> dict[str, str]:
 def problem_words(problem: Problem) -> str:
     """One problem of the check, for the reader."""
     return _words()[problem.code] % {k: v for k, v in problem.params.items()}
+
+
+def looks_like_export(record: object) -> bool:
+    """Whether parsed JSON is an export of this site's format at all (else: a 400)."""
+    return isinstance(record, dict) and record.get("format") == FORMAT
 
 
 def check_context(record: object) -> dict[str, Any]:

@@ -3,8 +3,6 @@ finished game's own, checked against its seed and salt by the engine."""
 
 from __future__ import annotations
 
-import json
-
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -14,8 +12,10 @@ from .. import services
 from ..limits import limited
 from ..models import Game
 from ..present import fairness, replay
+from ..wire import read_json
 
 MAX_EXPORT = 1024 * 1024  # bytes: a match of 99 deals fits
+EXPORT_DEPTH = 12  # an export nests its deals, their moves and cards six deep
 TEMPLATE = "games/check_deal.html"
 
 
@@ -32,22 +32,29 @@ def _refused(request, message: str, status: int = 400):
 @require_http_methods(["GET", "POST"])
 @limited("deal_checks", who=_checker)
 def check_deal(request):
-    """GET: the form; POST: the check of the export pasted (`export`) or uploaded (`file`)."""
+    """GET: the form; POST: the check of the export pasted (`export`), uploaded (`file`) or
+    sent as the body (`curl -H 'Content-Type: application/json' --data @export.json`)."""
     if request.method == "GET":
         return render(request, TEMPLATE, {})
     upload = request.FILES.get("file")
-    if upload is not None:
+    if request.content_type == "application/json":
+        raw = request.body
+    elif upload is not None:
         if upload.size > MAX_EXPORT:
             return _refused(request, _("That file is too big to be a game's export."), 413)
         raw = upload.read()
     else:
         raw = request.POST.get("export", "").encode()
+    if len(raw) > MAX_EXPORT:
+        return _refused(request, _("That file is too big to be a game's export."), 413)
     if not raw.strip():
         return _refused(request, _("Paste a game's export, or choose its file."))
     try:
-        record = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+        record = read_json(raw, MAX_EXPORT, EXPORT_DEPTH)
+    except ValueError:
         return _refused(request, _("That is not a game's export: it is not JSON."))
+    if not fairness.looks_like_export(record):
+        return _refused(request, _("That is not a game's export."))
     return render(request, TEMPLATE, fairness.check_context(record))
 
 

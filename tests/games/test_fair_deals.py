@@ -141,7 +141,8 @@ def test_the_page_checks_a_pasted_or_uploaded_export(client, exported):
 @pytest.mark.parametrize("sent, status, words", [
     ({"export": ""}, 400, "Paste a game"),
     ({"export": "{not json"}, 400, "it is not JSON"),
-    ({"export": "[1, 2]"}, 200, "This is not a game&#x27;s export"),
+    ({"export": "[1, 2]"}, 400, "That is not a game&#x27;s export."),
+    ({"export": '{"format": "chess/1"}'}, 400, "That is not a game&#x27;s export."),
     ({"export": '{"format": "durak-match/1", "seed": "s", "dealt": 5}'}, 200, "no salt"),
 ])
 def test_bad_input_gets_a_clear_answer(client, sent, status, words):
@@ -158,5 +159,5 @@ def test_a_file_too_big_is_refused(client, settings):
 def test_checks_are_limited(client, settings, exported):
     settings.LIMITS = {**settings.LIMITS, "deal_checks": (2, 3600)}
     for _ in range(2):
-        assert client.post(CHECK, {"export": "[]"}).status_code == 200
-    assert client.post(CHECK, {"export": "[]"}).status_code == 429
+        assert client.post(CHECK, {"export": '{"format": "durak-match/1"}'}).status_code == 200
+    assert client.post(CHECK, {"export": '{"format": "durak-match/1"}'}).status_code == 429

@@ -21,6 +21,7 @@ JSON_ROUTES = {
     "games/views/device.py:_subscription": "push_subscribe",
     "games/views/device.py:push_unsubscribe": "push_unsubscribe",
     "games/views/table.py:play": "play",
+    "games/views/deals.py:check_deal": "check_deal",
 }
 READERS = {"json_object", "move_from_request", "read_json", "read_frame"}
 

@@ -26,6 +26,7 @@ def test_the_limits_are_as_promised(settings):
         "push_unsubscriptions": (10, 3600), "profile_saves": (60, 3600),
         "seat_changes": (60, 3600), "mutes": (60, 3600),
         "password_guesses": (5, 3600), "device_link_account": (3, 3600),
+        "deal_checks": (60, 3600), "friend_changes": (60, 3600),
     }
     assert limits.window("review") == (10, 3600)
     assert limits.window("chat").length == timedelta(seconds=10)

@@ -36,6 +36,9 @@ ALLOWED = {
     "games.services.quickmatch:quick_match atomic select_for_update": "the preset's row: one pairing at a time",
     "games.services.ratings:rate_game atomic": "the rating rows of a finished game's players",
     "games.services.ratings:_locked_rating select_for_update": "a player's rating row",
+    "games.services.ratings:locked_bot_ratings select_for_update":
+        "the computer levels' rating rows, locked in one order",
+    "games.services.ladder:rate_arena atomic": "the computer levels' ratings and an arena run",
     "games.services.reminders:send_reminders update":
         "a reminder claimed once (reminders_sent) at the version it was due for, no new version",
     "games.services.your_move:send_move_emails update":

@@ -40,7 +40,7 @@ def test_it_starts_a_full_table_at_once(alice, classic, seeded):
 
 
 @pytest.mark.parametrize("kwargs, words", [
-    ({"players": 7}, "2 to 6 players"),
+    ({"players": 7}, "2–6 players"),
     ({"players": 2, "bots": 2}, "at most 1 computer player."),
     ({"players": 2, "bots": ["genius"]}, "Bot levels"),
     ({"players": 2, "deals": 0}, "between 1 and 99"),
