@@ -22,6 +22,7 @@ import argparse
 import contextlib
 import io
 import json
+import logging
 import os
 import random
 import secrets
@@ -152,7 +153,8 @@ def make_templates(rng: random.Random, finished: int, playing: int) -> dict[str,
     kinds = [("Classic", 2, 1)] * 5 + [("Classic", 3, 1), ("Classic", 4, 1),
              ("Perevodnoy (transfer)", 2, 1), ("Classic", 2, 3), ("Pairs 2x2", 4, 1),
              ("Prostoy", 2, 1), ("Classic", 5, 1)]
-    made: dict[str, list[int]] = {"finished": [], "playing": [], "open": [], "duel": []}
+    made: dict[str, list[int]] = {"finished": [], "playing": [], "open": [], "duel": [],
+                                  "duel_playing": []}
     for n in range(finished + playing):
         name, players, deals = kinds[n % len(kinds)]
         preset = presets.get(name) or presets["Classic"]
@@ -168,6 +170,8 @@ def make_templates(rng: random.Random, finished: int, playing: int) -> dict[str,
         else:
             play_out(game.pk, rng, moves=rng.randrange(2, 12))
             made["playing"].append(game.pk)
+            if (name, players, deals) == ("Classic", 2, 1):
+                made["duel_playing"].append(game.pk)
     for players in (2, 3, 4):
         made["open"].append(services.create_game(people[0], presets["Classic"],
                                                  players=players).pk)
@@ -307,8 +311,9 @@ def fill(scale: float, seed: int = 1) -> None:
             field[0] = busiest
         status = (Tournament.Status.OPEN if t % 25 == 0 else Tournament.Status.PLAYING
                   if t % 25 == 1 else Tournament.Status.FINISHED)
-        start = year_ago + timedelta(days=rng.uniform(0, 350)) if status != (
-            Tournament.Status.PLAYING) else now - timedelta(days=1)
+        start = (now + timedelta(days=2) if status == Tournament.Status.OPEN
+                 else now - timedelta(days=1) if status == Tournament.Status.PLAYING
+                 else year_ago + timedelta(days=rng.uniform(0, 350)))
         rounds = 0 if status == Tournament.Status.OPEN else (
             2 if status == Tournament.Status.PLAYING else 3)
         tables = []
@@ -317,8 +322,10 @@ def fill(scale: float, seed: int = 1) -> None:
             rng.shuffle(order)
             for b in range(size // 2):
                 pair = order[2 * b: 2 * b + 2]
-                plans.append((rng.choice(duel), pair, start + timedelta(days=r),
-                              Game.Status.FINISHED))
+                in_play = status == Tournament.Status.PLAYING and r == rounds - 1
+                plans.append((rng.choice(templates["duel_playing"] if in_play else duel), pair,
+                              start + timedelta(days=r),
+                              Game.Status.PLAYING if in_play else Game.Status.FINISHED))
                 tables.append((r, b, len(plans) - 1))
         tournaments.append({"field": field, "status": status, "start": start,
                             "rounds": rounds, "tables": tables})
@@ -366,13 +373,18 @@ def fill(scale: float, seed: int = 1) -> None:
 
     def flush_small() -> None:
         insert(Game, GAME_NAMES, game_rows)
-        insert(Seat, SEAT_NAMES, seat_rows)
+        insert(Seat, seat_names, seat_rows)
         insert(DealRecord, DEAL_NAMES, deal_rows)
         insert(RatingChange, CHANGE_NAMES, change_rows)
         insert(ChatMessage, ("game", "author", "text", "phrase", "at"), chat_rows)
         for rows in (game_rows, seat_rows, deal_rows, change_rows, chat_rows):
             rows.clear()
 
+    # Columns that games' migration 0025 adds (a fill with the code before it has none).
+    has_lost = any(f.name == "lost" for f in Seat._meta.fields)
+    seat_names = (*SEAT_NAMES, "lost") if has_lost else SEAT_NAMES
+    brackets = [f.name for f in Rating._meta.fields if f.name.startswith("games_")]
+    bracket_counts: dict[tuple[int, str], int] = defaultdict(int)
     with transaction.atomic():
         for i, (tpl, seats, at, status) in enumerate(plans):
             gid = first_game + i
@@ -394,7 +406,9 @@ def fill(scale: float, seed: int = 1) -> None:
             by_number = dict(enumerate(seats))
             for s in tpl.seats:
                 seat_rows.append((gid, by_number.get(s.number),
-                                  *(getattr(s, x) for x in SEAT_COPIED), False, False, False, []))
+                                  *(getattr(s, x) for x in SEAT_COPIED), False, False, False, [],
+                                  *([tpl.lost[s.number] if finished else None]
+                                    if has_lost else [])))
             if finished:
                 for d in tpl.deals:
                     deal_rows.append((gid, d.number, d.history, d.loser, d.losing_team, d.draw,
@@ -406,6 +420,10 @@ def fill(scale: float, seed: int = 1) -> None:
                         gain = (1.2 if not tpl.lost[number] else -1.4) * sigma / 8.33
                         after = [mu + gain, max(1.5, sigma * 0.97), games + 1]
                         ratings[key] = after
+                        if tpl.pool == "individual":
+                            field = ("games_2" if tpl.players == 2 else "games_3_4"
+                                     if tpl.players <= 4 else "games_5_6")
+                            bracket_counts[(pid, field)] += 1
                         change_rows.append((gid, pid, tpl.pool, tpl.players, tpl.place[number],
                                             tpl.lost[number], mu, sigma, after[0], after[1], end))
                 if i % 10 == 0:
@@ -429,8 +447,10 @@ def fill(scale: float, seed: int = 1) -> None:
 
         moves = insert(Move, MOVE_NAMES, move_rows())
         print(f"  {moves:,} moves at {time.perf_counter() - t0:.0f} s", flush=True)
-        insert(Rating, ("player", "pool", "mu", "sigma", "games"),
-               ((pid, pool, v[0], v[1], v[2]) for (pid, pool), v in ratings.items()))
+        insert(Rating, ("player", "pool", "mu", "sigma", "games", *brackets),
+               ((pid, pool, v[0], v[1], v[2], *(bracket_counts[(pid, b)] if pool == "individual"
+                                                 else 0 for b in brackets))
+                for (pid, pool), v in ratings.items()))
 
         first_t = (Tournament.objects.order_by("-pk").values_list("pk", flat=True).first()
                    or 0) + 1
@@ -453,12 +473,16 @@ def fill(scale: float, seed: int = 1) -> None:
             round_ids = {}
             for r in range(t["rounds"]):
                 round_ids[r] = rid
+                last = playing and r == t["rounds"] - 1
                 r_rows.append((rid, tid, r + 1, [], t["start"] + timedelta(days=r),
                                t["start"] + timedelta(days=r + 3),
-                               t["start"] + timedelta(days=r + 1)))
+                               None if last else t["start"] + timedelta(days=r + 1)))
                 rid += 1
             for r, board, plan_index in t["tables"]:
-                tpl, seats, _at, _status = plans[plan_index]
+                tpl, seats, _at, table_status = plans[plan_index]
+                if table_status != Game.Status.FINISHED:
+                    rt_rows.append((round_ids[r], board + 1, gid_of[plan_index], None, {}))
+                    continue
                 winner, loser = ((seats[1], seats[0]) if tpl.lost[0] else (seats[0], seats[1]))
                 rt_rows.append((round_ids[r], board + 1, gid_of[plan_index],
                                 [[winner], [loser]], {str(loser): 1, str(winner): 0}))
@@ -488,20 +512,27 @@ def fill(scale: float, seed: int = 1) -> None:
 
 
 # ----------------------------------------------------------------------------- measuring
+CPU: list[float] = []  # this process's CPU ms of each call timed last
+
+
 def timed(call: Callable[[], Any], repeat: int) -> tuple[list[float], int, Any]:
-    """Milliseconds of each call after one warm-up, the queries of the last, its answer."""
+    """Milliseconds of each call after one warm-up, the queries of the last, its answer;
+    CPU holds the milliseconds of this thread's CPU (not the database's) of each."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     call()
     times = []
+    CPU.clear()
     answer = None
     queries = 0
     for _ in range(repeat):
         with CaptureQueriesContext(connection) as captured:
+            c = time.thread_time()
             t = time.perf_counter()
             answer = call()
             times.append((time.perf_counter() - t) * 1000)
+            CPU.append((time.thread_time() - c) * 1000)
         queries = len(captured)
     return times, queries, answer
 
@@ -514,7 +545,7 @@ def p95(values: list[float]) -> float:
 def report(label: str, times: list[float], queries: int, size: int | str,
            status: int | str = "") -> None:
     print(f"  {label:<44} {statistics.median(times):8.1f} {p95(times):8.1f} "
-          f"{queries:6d} {size!s:>9} {status!s:>4}", flush=True)
+          f"{statistics.median(CPU):6.1f} {queries:6d} {size!s:>9} {status!s:>4}", flush=True)
 
 
 def pages(repeat: int, only: str) -> None:
@@ -584,7 +615,8 @@ def pages(repeat: int, only: str) -> None:
         ("admin", "/admin/games/entry/"), ("admin", "/admin/games/rulepreset/"),
     ]
     print(f"\npages ({repeat} requests each after one; ms of server time)")
-    print(f"  {'reader and page':<44} {'p50':>8} {'p95':>8} {'queries':>6} {'bytes':>9} code")
+    print(f"  {'reader and page':<44} {'p50':>8} {'p95':>8} {'cpu':>6} {'queries':>6} "
+          f"{'bytes':>9} code")
     for who, url in asked:
         if not url or (only and only not in url):
             continue
@@ -614,7 +646,7 @@ def jobs(repeat: int) -> None:
 
     now = timezone.now()
     print("\nbeat jobs and records (ms; each rolled back)")
-    print(f"  {'job':<44} {'p50':>8} {'p95':>8} {'queries':>6} {'handled':>9}")
+    print(f"  {'job':<44} {'p50':>8} {'p95':>8} {'cpu':>6} {'queries':>6} {'handled':>9}")
     for label, job in (("deadline sweep", lambda: services.sweep_expired(now=now)),
                        ("stalled bots", lambda: services.wake_stalled_bots(now=now)),
                        ("reminders", lambda: services.send_reminders(now=now)),
@@ -663,6 +695,8 @@ def main(argv: list[str] | None = None) -> None:
     import django
 
     django.setup()
+    for name in ("durak.request", "durak.move"):  # a line per request, per move
+        logging.getLogger(name).setLevel(logging.WARNING)
     from django.core.management import call_command
     from django.db import connection
 

@@ -311,6 +311,9 @@ class Game(Invited, Clocked, models.Model):
         ordering = ("-created_at",)
         verbose_name = _("game")
         verbose_name_plural = _("games")
+        indexes = [  # the admin's list, newest first
+            models.Index(fields=["-created_at"], name="game_newest"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(players__gte=2, players__lte=6), name="game_players_2_to_6"),
@@ -393,6 +396,10 @@ class Seat(models.Model):
                                     default=False)
     auto_take = models.BooleanField(_("take automatically when unable to beat"), default=False)
     auto_moves = models.JSONField(default=list, blank=True, editable=False)
+    # Set when the match ends (services.results.finish_match): the seat's side came last
+    # (not a full draw). A profile counts it without reading the match (docs/design.md,
+    # "A year of data").
+    lost = models.BooleanField(_("lost the match"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ("game", "number")
@@ -483,6 +490,11 @@ class Rating(models.Model):
     mu = models.FloatField(_("skill"))
     sigma = models.FloatField(_("uncertainty"))
     games = models.PositiveIntegerField(_("rated games"), default=0)
+    # Rated games per leaderboard bracket of individual play (services.ratings.BRACKETS),
+    # so that a leaderboard counts nothing when it is read.
+    games_2 = models.PositiveIntegerField(default=0, editable=False)
+    games_3_4 = models.PositiveIntegerField(default=0, editable=False)
+    games_5_6 = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ("player", "pool")
@@ -516,6 +528,9 @@ class RatingChange(models.Model):
         ordering = ("at", "pk")
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
+        indexes = [  # a profile's chart: one player's history in one pool, in order
+            models.Index(fields=["player", "pool", "at"], name="rating_change_history"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "player"], name="rating_change_unique"),
         ]
