@@ -625,15 +625,34 @@ def pages(repeat: int, only: str) -> None:
         size = len(response.content) if not getattr(response, "streaming", False) else "stream"
         report(f"{who} {url}"[:44], times, queries, size, response.status_code)
 
-    # Sign-up and log-in: the password hash alone, then the log-in page's POST.
+    # Sign-up and log-in: the password hash alone, then the pages' POSTs, each from an
+    # address of its own (their limits) and rolled back.
     from django.contrib.auth.hashers import get_hasher, make_password
+    from django.db import transaction
 
     hasher = get_hasher()
-    t = time.perf_counter()
-    make_password("correct horse battery")
-    hash_ms = (time.perf_counter() - t) * 1000
-    print(f"  password hash ({hasher.algorithm}, {getattr(hasher, 'iterations', '')} "
-          f"iterations): {hash_ms:.0f} ms")
+    times, _q, _a = timed(lambda: make_password("correct horse battery"), 3)
+    hash_ms = statistics.median(times)
+    report(f"password hash ({hasher.algorithm}, {getattr(hasher, 'iterations', '')})",
+           times, 0, "")
+    addresses = iter(range(1, 10_000))
+
+    def posted(url: str, data: dict[str, str]) -> Any:
+        try:
+            with transaction.atomic():
+                answer = Client(REMOTE_ADDR=f"10.9.{next(addresses) // 250}.{next(addresses) % 250}"
+                                ).post(url, data)
+                raise Rollback(answer)
+        except Rollback as done:
+            return done.args[0]
+
+    for url, data in (
+            ("/accounts/login/", {"username": typical.username, "password": "a year of durak"}),
+            ("/accounts/signup/", {"username": "newcomer", "password1": "an unusual pass 42",
+                                   "password2": "an unusual pass 42"})):
+        times, queries, response = timed(lambda u=url, d=data: posted(u, d), max(3, repeat // 4))
+        report(f"visitor POST {url}", times, queries, len(response.content), response.status_code)
+        report("  the same less the hash", [t - hash_ms for t in times], queries, "")
 
 
 def jobs(repeat: int) -> None:
