@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import json
 import logging
@@ -133,6 +134,7 @@ def play_out(game_id: int, rng: random.Random, moves: int | None = None) -> None
             return
         deal = game.match_in_play().deal
         seat = deal.to_act
+        assert seat is not None  # a deal in play has a seat to act
         legal = [a for a in deal.legal_actions(seat) if not isinstance(a, ExchangeTrump)]
         action = rng.choice(legal or deal.legal_actions(seat))
         services.play_seat(game.pk, seat, [action.token()], game.version)
@@ -268,6 +270,7 @@ def fill(scale: float, seed: int = 1) -> None:
 
     # Plan every game: (template, players by seat, created_at, status).
     plans: list[tuple[Template, list[int], datetime, str]] = []
+    attnames = {f.name: f.attname for f in Game._meta.concrete_fields}
     finished_t = templates["finished"]
     busy_at = set(rng.sample(range(n["finished"]), busiest_games))
     typical_at = set(rng.sample(range(n["finished"]), min(120, n["finished"] // 8)))
@@ -304,30 +307,30 @@ def fill(scale: float, seed: int = 1) -> None:
     # play or open.
     duel = templates["duel"]
     tournaments: list[dict[str, Any]] = []
-    for t in range(n["tournaments"]):
+    for number in range(n["tournaments"]):
         size = rng.choice((8, 8, 16, 16, 32))
-        field = rng.sample(others, size)
-        if t % 10 == 0:
-            field[0] = busiest
-        status = (Tournament.Status.OPEN if t % 25 == 0 else Tournament.Status.PLAYING
-                  if t % 25 == 1 else Tournament.Status.FINISHED)
-        start = (now + timedelta(days=2) if status == Tournament.Status.OPEN
-                 else now - timedelta(days=1) if status == Tournament.Status.PLAYING
+        entrants = rng.sample(others, size)
+        if number % 10 == 0:
+            entrants[0] = busiest
+        cup: str = (Tournament.Status.OPEN if number % 25 == 0 else Tournament.Status.PLAYING
+                    if number % 25 == 1 else Tournament.Status.FINISHED)
+        start = (now + timedelta(days=2) if cup == Tournament.Status.OPEN
+                 else now - timedelta(days=1) if cup == Tournament.Status.PLAYING
                  else year_ago + timedelta(days=rng.uniform(0, 350)))
-        rounds = 0 if status == Tournament.Status.OPEN else (
-            2 if status == Tournament.Status.PLAYING else 3)
+        rounds = 0 if cup == Tournament.Status.OPEN else (
+            2 if cup == Tournament.Status.PLAYING else 3)
         tables = []
         for r in range(rounds):
-            order = field[:]
+            order = entrants[:]
             rng.shuffle(order)
             for b in range(size // 2):
                 pair = order[2 * b: 2 * b + 2]
-                in_play = status == Tournament.Status.PLAYING and r == rounds - 1
+                in_play = cup == Tournament.Status.PLAYING and r == rounds - 1
                 plans.append((rng.choice(templates["duel_playing"] if in_play else duel), pair,
                               start + timedelta(days=r),
                               Game.Status.PLAYING if in_play else Game.Status.FINISHED))
                 tables.append((r, b, len(plans) - 1))
-        tournaments.append({"field": field, "status": status, "start": start,
+        tournaments.append({"field": entrants, "status": cup, "start": start,
                             "rounds": rounds, "tables": tables})
 
     first_game = (Game.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
@@ -397,8 +400,7 @@ def fill(scale: float, seed: int = 1) -> None:
             deadline = now + timedelta(hours=rng.uniform(2, 23)) if status == (
                 Game.Status.PLAYING) else None
             game_rows.append((
-                gid, *(getattr(g, f.attname) for f in (Game._meta.get_field(x)
-                                                         for x in GAME_COPIED)),
+                gid, *(getattr(g, attnames[x]) for x in GAME_COPIED),
                 status, i % 17 == 5, f"year{gid}", seats[0], at,
                 started if status != Game.Status.OPEN else None, end,
                 now - timedelta(hours=1) if deadline else None, deadline,
@@ -455,7 +457,10 @@ def fill(scale: float, seed: int = 1) -> None:
         first_t = (Tournament.objects.order_by("-pk").values_list("pk", flat=True).first()
                    or 0) + 1
         preset = duel[0].game.preset_id
-        t_rows, e_rows, r_rows, rt_rows = [], [], [], []
+        t_rows: list[tuple] = []
+        e_rows: list[tuple] = []
+        r_rows: list[tuple] = []
+        rt_rows: list[tuple] = []
         first_round = (TournamentRound.objects.order_by("-pk").values_list("pk", flat=True)
                        .first() or 0) + 1
         rid = first_round
@@ -578,12 +583,12 @@ def pages(repeat: int, only: str) -> None:
     busiest_cup = Tournament.objects.filter(entries__player=busiest).order_by("-pk").first()
 
     readers: dict[str, Client] = {}
-    for name, who in (("visitor", None), ("player", typical), ("busiest", busiest),
-                      ("admin", admin)):
+    for kind, person in (("visitor", None), ("player", typical), ("busiest", busiest),
+                         ("admin", admin)):
         client = Client()
-        if who is not None:
-            client.force_login(who)
-        readers[name] = client
+        if person is not None:
+            client.force_login(person)
+        readers[kind] = client
     gid = long_game.pk
     asked: list[tuple[str, str]] = [
         ("visitor", "/"), ("visitor", "/leaderboards/"), ("visitor", "/leaderboards/?players=3-4"),
@@ -621,7 +626,7 @@ def pages(repeat: int, only: str) -> None:
         if not url or (only and only not in url):
             continue
         client = readers[who]
-        times, queries, response = timed(lambda c=client, u=url: c.get(u), repeat)
+        times, queries, response = timed(functools.partial(client.get, url), repeat)
         size = len(response.content) if not getattr(response, "streaming", False) else "stream"
         report(f"{who} {url}"[:44], times, queries, size, response.status_code)
 
@@ -650,7 +655,7 @@ def pages(repeat: int, only: str) -> None:
             ("/accounts/login/", {"username": typical.username, "password": "a year of durak"}),
             ("/accounts/signup/", {"username": "newcomer", "password1": "an unusual pass 42",
                                    "password2": "an unusual pass 42"})):
-        times, queries, response = timed(lambda u=url, d=data: posted(u, d), max(3, repeat // 4))
+        times, queries, response = timed(functools.partial(posted, url, data), max(3, repeat // 4))
         report(f"visitor POST {url}", times, queries, len(response.content), response.status_code)
         report("  the same less the hash", [t - hash_ms for t in times], queries, "")
 

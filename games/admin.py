@@ -10,8 +10,8 @@ from django.contrib import admin, messages
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.db.models.constants import LOOKUP_SEP
-from django.utils.html import format_html_join
 from django.utils import translation
+from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from modeltranslation.admin import TranslationAdmin

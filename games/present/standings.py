@@ -117,7 +117,7 @@ def record(player: Player, viewer: Someone) -> dict[str, Any]:
     if not mine:  # a private game is listed for its own players (and staff) only
         shared = Q(game__private=False)
         if viewer is not None and viewer.is_authenticated:
-            shared |= Exists(Seat.objects.filter(player=viewer, game=OuterRef("game")))
+            shared |= Q(Exists(Seat.objects.filter(player=viewer, game=OuterRef("game"))))
         hidden = seats.exclude(shared).count()
         seats = seats.filter(shared)
     done = seats.filter(lost__isnull=False)
