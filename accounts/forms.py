@@ -5,6 +5,7 @@ and reminders) and the change of email address."""
 import zoneinfo
 
 from django import forms
+from django.forms.renderers import Jinja2
 from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
@@ -12,6 +13,9 @@ from django.utils.translation import gettext_lazy as _
 from .middleware import valid_time_zone
 from .models import Player
 from .names import USERNAME_MAX, validate_player_name
+
+# Django's own Jinja2 form templates, several times quicker (as games.forms.QUICK_FORMS).
+QUICK_FORMS = Jinja2()
 
 
 def limit_username(field: forms.Field) -> None:
@@ -31,6 +35,7 @@ def time_zone_choices():
 
 
 class SignUpForm(UserCreationForm):
+    default_renderer = QUICK_FORMS
     email = forms.EmailField(
         label=_("Email"),
         required=False,
@@ -61,6 +66,7 @@ class SignUpForm(UserCreationForm):
 class ProfileForm(forms.ModelForm):
     """Display name, language, time zone and emails; the email address changes through
     EmailChangeForm."""
+    default_renderer = QUICK_FORMS
 
     time_zone = forms.ChoiceField(
         label=_("Time zone"), required=False, choices=time_zone_choices,
@@ -107,6 +113,7 @@ class ProfileForm(forms.ModelForm):
 
 
 class EmailChangeForm(forms.Form):
+    default_renderer = QUICK_FORMS
     email = forms.EmailField(label=_("New email address"))
     password = forms.CharField(
         label=_("Your password"),

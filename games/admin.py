@@ -160,6 +160,9 @@ class SeatInline(admin.TabularInline):
     fields = ("number", "player", "bot_level", "team", "timeouts", "timeouts_total")
     readonly_fields = fields
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player")  # no query a row
+
     def has_add_permission(self, request, obj=None):
         return False
 
@@ -266,6 +269,9 @@ class EntryInline(admin.TabularInline):
     readonly_fields = fields
     extra = 0
     can_delete = False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player")  # no query a row
 
     def has_add_permission(self, request, obj=None):
         return False

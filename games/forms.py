@@ -5,6 +5,7 @@ person typed; the services make the table."""
 from datetime import timedelta
 
 from django import forms
+from django.forms.renderers import Jinja2
 from django.core.validators import RegexValidator
 from django.urls import reverse
 from django.utils.functional import lazy
@@ -28,6 +29,12 @@ DURATIONS = {  # seconds: label
     3 * DAY: _("3 days"), 7 * DAY: _("7 days"), 14 * DAY: _("14 days"), 30 * DAY: _("30 days"),
 }
 
+# Fields drawn by Django's own Jinja2 form templates: a select of hundreds of options (the
+# time zones) renders several times faster than through Django's template engine
+# (docs/design.md, "A year of data"). The admin keeps Django's renderer (its widgets
+# have no Jinja2 templates).
+QUICK_FORMS = Jinja2()
+
 
 def _durations(*seconds: int) -> list:
     return [(n, DURATIONS[n]) for n in seconds]
@@ -42,6 +49,7 @@ PLAYER_COUNTS = [(n, str(n)) for n in range(2, 7)]
 
 
 class CreateGameForm(forms.Form):
+    default_renderer = QUICK_FORMS
     preset = forms.ModelChoiceField(
         label=_("Rules"), queryset=RulePreset.objects.filter(active=True), empty_label=None)
     players = forms.TypedChoiceField(label=_("Players"), choices=PLAYER_COUNTS, coerce=int,
@@ -165,6 +173,7 @@ def _seconds(value):
 
 
 class LobbyFilterForm(forms.Form):
+    default_renderer = QUICK_FORMS
     preset = forms.ModelChoiceField(label=_("Rules"), queryset=RulePreset.objects.all(),
                                     required=False, empty_label=_("any"))
     players = forms.TypedChoiceField(label=_("Players"), choices=[("", _("any")), *PLAYER_COUNTS],
@@ -176,6 +185,7 @@ _create = CreateGameForm.base_fields
 
 class ClockForm(forms.Form):
     """A rule preset and a clock (the make-a-table form's own fields), sent once."""
+    default_renderer = QUICK_FORMS
 
     preset = _create["preset"]
     time_control = _create["time_control"]

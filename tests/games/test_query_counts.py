@@ -165,6 +165,9 @@ def test_tournament_pages_ask_as_much_for_big_fields(alice, bob, carol, classic,
     first = both(4, small)
     second = both(12, big)
     assert queries(c, f"/tournaments/{first.pk}/") == queries(c, f"/tournaments/{second.pk}/")
+    admin_client = client_for(get_user_model().objects.create_superuser("boss"))
+    assert queries(admin_client, f"/admin/games/tournament/{first.pk}/change/") == queries(
+        admin_client, f"/admin/games/tournament/{second.pk}/change/")
     grows_not(lambda: queries(c, "/tournaments/"),
               lambda: [tournament(classic, small, [], Tournament.Status.OPEN) for _ in range(5)])
 
