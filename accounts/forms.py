@@ -5,9 +5,9 @@ and reminders) and the change of email address."""
 import zoneinfo
 
 from django import forms
-from django.forms.renderers import Jinja2
 from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MaxLengthValidator
+from django.forms.renderers import Jinja2
 from django.utils.translation import gettext_lazy as _
 
 from .middleware import valid_time_zone

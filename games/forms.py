@@ -5,8 +5,8 @@ person typed; the services make the table."""
 from datetime import timedelta
 
 from django import forms
-from django.forms.renderers import Jinja2
 from django.core.validators import RegexValidator
+from django.forms.renderers import Jinja2
 from django.urls import reverse
 from django.utils.functional import lazy
 from django.utils.translation import gettext
