@@ -40,6 +40,7 @@ class PlayerAdmin(UserAdmin):
     form = PlayerChangeForm
     list_display = ("username", "display_name", "email", "deals_played", "is_staff")
     search_fields = ("username", "display_name", "email")
+    list_per_page = 50
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
         (_("Player"), {"fields": ("display_name", "email_reminders")}),

@@ -179,6 +179,7 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ("status", "preset", "private")
     search_fields = ("seats__player__username", "seats__player__display_name")
     show_full_result_count = False  # a filtered list counts its own rows only
+    list_per_page = 50
     actions = ("abort",)
     inlines = (SeatInline,)
     readonly_fields = [*(f.name for f in Game._meta.fields), "latest_moves"]
@@ -325,6 +326,7 @@ class EntryAdmin(admin.ModelAdmin):
     """Who entered which tournament; withdraw players through games.services.tournament."""
 
     list_display = ("tournament", "player", "seed", "joined_at", "withdrawn_at")
+    list_per_page = 50
     list_filter = ("tournament",)
     search_fields = ("player__username", "tournament__name")
     readonly_fields = ("tournament", "player", "seed", "joined_at", "withdrawn_at")
