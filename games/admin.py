@@ -180,6 +180,10 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("seats__player__username", "seats__player__display_name")
     show_full_result_count = False  # a filtered list counts its own rows only
     list_per_page = 50
+    # Newest first by id, the primary key's index: an index on the creation time would
+    # lead SQLite's planner to scan every game for the default order (docs/design.md,
+    # "A year of data").
+    ordering = ("-pk",)
     actions = ("abort",)
     inlines = (SeatInline,)
     readonly_fields = [*(f.name for f in Game._meta.fields), "latest_moves"]

@@ -311,9 +311,6 @@ class Game(Invited, Clocked, models.Model):
         ordering = ("-created_at",)
         verbose_name = _("game")
         verbose_name_plural = _("games")
-        indexes = [  # the admin's list, newest first
-            models.Index(fields=["-created_at"], name="game_newest"),
-        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(players__gte=2, players__lte=6), name="game_players_2_to_6"),

@@ -79,10 +79,6 @@ class Migration(migrations.Migration):
             field=models.BooleanField(blank=True, editable=False, null=True, verbose_name='lost the match'),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['-created_at'], name='game_newest'),
-        ),
-        migrations.AddIndex(
             model_name='ratingchange',
             index=models.Index(fields=['player', 'pool', 'at'], name='rating_change_history'),
         ),
