@@ -402,6 +402,9 @@ class Seat(models.Model):
         ordering = ("game", "number")
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
+        indexes = [  # a player's latest games (the profile), newest first by game id
+            models.Index(fields=["player", "-game"], name="seat_player_newest"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),
             models.UniqueConstraint(fields=["game", "player"], name="one_seat_per_player",

@@ -79,6 +79,10 @@ class Migration(migrations.Migration):
             field=models.BooleanField(blank=True, editable=False, null=True, verbose_name='lost the match'),
         ),
         migrations.AddIndex(
+            model_name='seat',
+            index=models.Index(fields=['player', '-game'], name='seat_player_newest'),
+        ),
+        migrations.AddIndex(
             model_name='ratingchange',
             index=models.Index(fields=['player', 'pool', 'at'], name='rating_change_history'),
         ),

@@ -129,9 +129,10 @@ def record(player: Player, viewer: Someone) -> dict[str, Any]:
     current = [s.game for s in seats.filter(game__status__in=(Game.Status.OPEN,
                                                               Game.Status.PLAYING))
                .select_related("game__preset").defer("game__state")
-               .order_by("-game__created_at")[:20]]
+               .order_by("-game_id")[:20]]
+    # Newest first by game id (as made), along the index on (player, game).
     latest = list(done.select_related("game__preset").defer("game__state")
-                  .order_by("-game__created_at")[:10])
+                  .order_by("-game_id")[:10])
     changes = {c.game_id: c for c in RatingChange.objects.filter(
         player=player, game__in=[s.game_id for s in latest])}
     recent = [{"game": s.game, "lost": s.lost,
