@@ -41,6 +41,7 @@ class PlayerAdmin(UserAdmin):
     list_display = ("username", "display_name", "email", "deals_played", "is_staff")
     search_fields = ("username", "display_name", "email")
     list_filter = (*UserAdmin.list_filter, "is_guest")  # guests from invite links
+    list_per_page = 50
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
         (_("Player"), {"fields": ("display_name", "email_reminders")}),

@@ -8,14 +8,16 @@ from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q
 from django.db.models.constants import LOOKUP_SEP
 from django.utils import translation
+from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from modeltranslation.admin import TranslationAdmin
 
 from . import services
-from .models import Entry, Game, Move, RulePreset, Seat, Tournament
+from .models import Entry, Game, RulePreset, Seat, Tournament
 from .services import offers
 
 TRANSLATED = ("name", "description")  # games/translation.py
@@ -159,20 +161,14 @@ class SeatInline(admin.TabularInline):
     fields = ("number", "player", "bot_level", "team", "timeouts", "timeouts_total")
     readonly_fields = fields
 
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-class MoveInline(admin.TabularInline):
-    model = Move
-    extra = 0
-    can_delete = False
-    fields = ("seq", "kind", "seat", "player", "actions", "at")
-    readonly_fields = fields
-    ordering = ("-seq",)
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player")  # no query a row
 
     def has_add_permission(self, request, obj=None):
         return False
+
+
+ADMIN_MOVES = 50  # a game's page shows its latest moves, not all of a long game's
 
 
 @admin.register(Game)
@@ -183,9 +179,15 @@ class GameAdmin(admin.ModelAdmin):
                     "created_at")
     list_filter = ("status", "preset", "private")
     search_fields = ("seats__player__username", "seats__player__display_name")
+    show_full_result_count = False  # a filtered list counts its own rows only
+    list_per_page = 50
+    # Newest first by id, the primary key's index: an index on the creation time would
+    # lead SQLite's planner to scan every game for the default order (docs/design.md,
+    # "A year of data").
+    ordering = ("-pk",)
     actions = ("abort",)
-    inlines = (SeatInline, MoveInline)
-    readonly_fields = [f.name for f in Game._meta.fields]
+    inlines = (SeatInline,)
+    readonly_fields = [*(f.name for f in Game._meta.fields), "latest_moves"]
     # The saved match holds the seed, every hand and the talon: shown once the game is
     # over, never while a staff member may be playing it or watching it.
     HIDDEN_IN_PLAY = ("state",)
@@ -206,7 +208,23 @@ class GameAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("preset").prefetch_related(
-            "seats__player").distinct()
+            "seats__player")
+
+    def get_search_results(self, request, queryset, search_term):
+        """Games with a player of that name: each word in some seat's username or display
+        name, asked as EXISTS (no DISTINCT over the games' rows)."""
+        for word in search_term.split()[:5]:
+            seats = Seat.objects.filter(game=OuterRef("pk")).filter(
+                Q(player__username__icontains=word) | Q(player__display_name__icontains=word))
+            queryset = queryset.filter(Exists(seats))
+        return queryset, False
+
+    @admin.display(description=_("moves"))
+    def latest_moves(self, game):
+        moves = game.moves.select_related("player").order_by("-seq")[:ADMIN_MOVES]
+        return format_html_join("\n", "<div>{} · {} · {} · {} · {} · {}</div>", (
+            (m.seq, m.get_kind_display(), "" if m.seat is None else m.seat, m.player or "",
+             " ".join(str(a) for a in m.actions), m.at) for m in moves))
 
     @admin.display(description=_("players"))
     def players_list(self, game):
@@ -255,6 +273,9 @@ class EntryInline(admin.TabularInline):
     readonly_fields = fields
     extra = 0
     can_delete = False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player")  # no query a row
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -308,6 +329,7 @@ class EntryAdmin(admin.ModelAdmin):
     """Who entered which tournament; withdraw players through games.services.tournament."""
 
     list_display = ("tournament", "player", "seed", "joined_at", "withdrawn_at")
+    list_per_page = 50
     list_filter = ("tournament",)
     search_fields = ("player__username", "tournament__name")
     readonly_fields = ("tournament", "player", "seed", "joined_at", "withdrawn_at")

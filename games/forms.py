@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django import forms
 from django.core.validators import RegexValidator
+from django.forms.renderers import Jinja2
 from django.urls import reverse
 from django.utils.functional import lazy
 from django.utils.translation import gettext
@@ -28,6 +29,12 @@ DURATIONS = {  # seconds: label
     900: _("15 minutes"), HOUR: _("1 hour"), 12 * HOUR: _("12 hours"), DAY: _("1 day"),
     3 * DAY: _("3 days"), 7 * DAY: _("7 days"), 14 * DAY: _("14 days"), 30 * DAY: _("30 days"),
 }
+
+# Fields drawn by Django's own Jinja2 form templates: a select of hundreds of options (the
+# time zones) renders several times faster than through Django's template engine
+# (docs/design.md, "A year of data"). The admin keeps Django's renderer (its widgets
+# have no Jinja2 templates).
+QUICK_FORMS = Jinja2()
 
 
 class FittedSelect(forms.Select):
@@ -56,6 +63,7 @@ PLAYER_COUNTS = [(n, str(n)) for n in range(2, 7)]
 
 
 class CreateGameForm(forms.Form):
+    default_renderer = QUICK_FORMS
     preset = forms.ModelChoiceField(
         label=_("Rules"), queryset=RulePreset.objects.filter(active=True), empty_label=None)
     players = forms.TypedChoiceField(label=_("Players"), choices=PLAYER_COUNTS, coerce=int,
@@ -219,6 +227,7 @@ def _seconds(value):
 
 
 class LobbyFilterForm(forms.Form):
+    default_renderer = QUICK_FORMS
     preset = forms.ModelChoiceField(label=_("Rules"), queryset=RulePreset.objects.all(),
                                     required=False, empty_label=_("any"))
     players = forms.TypedChoiceField(label=_("Players"), choices=[("", _("any")), *PLAYER_COUNTS],
@@ -230,6 +239,7 @@ _create = CreateGameForm.base_fields
 
 class ClockForm(forms.Form):
     """A rule preset and a clock (the make-a-table form's own fields), sent once."""
+    default_renderer = QUICK_FORMS
 
     preset = _create["preset"]
     time_control = _create["time_control"]

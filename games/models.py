@@ -393,11 +393,18 @@ class Seat(models.Model):
                                     default=False)
     auto_take = models.BooleanField(_("take automatically when unable to beat"), default=False)
     auto_moves = models.JSONField(default=list, blank=True, editable=False)
+    # Set when the match ends (services.results.finish_match): the seat's side came last
+    # (not a full draw). A profile counts it without reading the match (docs/design.md,
+    # "A year of data").
+    lost = models.BooleanField(_("lost the match"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ("game", "number")
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
+        indexes = [  # a player's latest games (the profile), newest first by game id
+            models.Index(fields=["player", "-game"], name="seat_player_newest"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),
             models.UniqueConstraint(fields=["game", "player"], name="one_seat_per_player",
@@ -483,6 +490,11 @@ class Rating(models.Model):
     mu = models.FloatField(_("skill"))
     sigma = models.FloatField(_("uncertainty"))
     games = models.PositiveIntegerField(_("rated games"), default=0)
+    # Rated games per leaderboard bracket of individual play (services.ratings.BRACKETS),
+    # so that a leaderboard counts nothing when it is read.
+    games_2 = models.PositiveIntegerField(default=0, editable=False)
+    games_3_4 = models.PositiveIntegerField(default=0, editable=False)
+    games_5_6 = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ("player", "pool")
@@ -560,6 +572,9 @@ class RatingChange(models.Model):
         ordering = ("at", "pk")
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
+        indexes = [  # a profile's chart: one player's history in one pool, in order
+            models.Index(fields=["player", "pool", "at"], name="rating_change_history"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "player"], name="rating_change_unique"),
         ]

@@ -6,11 +6,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 
-from ..models import Game, Rating, RatingChange, Seat
+from ..models import Game, Rating, RatingChange, RulePreset, Seat
 from ..services.access import Someone
-from ..services.ratings import BRACKETS, MIN_GAMES, SCALE, SPREAD_SIGMAS, Shown, places, shown
+from ..services.ratings import (
+    BRACKETS,
+    MIN_GAMES,
+    SCALE,
+    SPREAD_SIGMAS,
+    Shown,
+    bracket_field,
+    places,
+    shown,
+)
 
 if TYPE_CHECKING:
     from accounts.models import Player
@@ -19,28 +28,22 @@ TEAMS = "teams"
 BOARD_SIZE = 100
 
 
-def bracket_filter(bracket: str) -> Q:
-    """Rated games of a leaderboard: individual play by player count, or team play."""
-    if bracket == TEAMS:
-        return Q(pool=Rating.Pool.TEAMS)
-    low, high = BRACKETS[bracket]
-    return Q(pool=Rating.Pool.INDIVIDUAL, players__gte=low, players__lte=high)
-
-
 def leaderboard(bracket: str) -> list[dict[str, Any]]:
     """Players with at least MIN_GAMES rated games in the bracket, best first (by the
-    rating less three times its uncertainty: a sure rating beats a lucky streak)."""
-    counts = dict(
-        RatingChange.objects.filter(bracket_filter(bracket), player__is_guest=False)
-        .values("player")
-        .annotate(n=Count("id")).filter(n__gte=MIN_GAMES).values_list("player", "n"))
+    rating less three times its uncertainty: a sure rating beats a lucky streak). The
+    games are counted on the rating rows (Rating.games_2…), one query."""
     pool = Rating.Pool.TEAMS if bracket == TEAMS else Rating.Pool.INDIVIDUAL
+    low, _high = BRACKETS.get(bracket, (2, 6))
+    field = bracket_field(pool, low) or "games"
+    found = (Rating.objects.filter(pool=pool, player__is_guest=False,
+                                   **{f"{field}__gte": MIN_GAMES})
+             .select_related("player")
+             .order_by((F("mu") - 3 * F("sigma")).desc(), "player__username"))
     rows: list[dict[str, Any]] = [
-        {"player": r.player, "rating": shown(r.mu, r.sigma), "games": counts[r.player_id]}
-        for r in Rating.objects.filter(pool=pool, player__in=counts).select_related("player")
+        {"player": r.player, "rating": shown(r.mu, r.sigma), "games": getattr(r, field)}
+        for r in found[:BOARD_SIZE]
     ]
-    rows.sort(key=lambda row: (-row["rating"].ordinal, row["player"].username))
-    return rows[:BOARD_SIZE]
+    return rows
 
 
 def ratings_of(player: Player) -> dict[str, Shown]:
@@ -105,42 +108,36 @@ def _signed(change: RatingChange) -> str:
 
 
 def record(player: Player, viewer: Someone) -> dict[str, Any]:
-    """The profile's games: per rule preset played and lost, games being played (those
-    the viewer may see), and the recent results with their rating changes."""
-    seats = list(Seat.objects.filter(player=player).select_related("game__preset")
-                 .order_by("-game__created_at")[:500])
+    """The profile's games: per rule preset played and lost (every finished game, counted
+    from Seat.lost), games being played (those the viewer may see) and the ten latest
+    results with their rating changes; a bounded number of queries whatever the count."""
     mine = viewer is not None and viewer.is_authenticated and (
         viewer.pk == player.pk or viewer.is_staff)
-    presets: dict[str, dict[str, Any]] = {}
-    current: list[Game] = []
-    recent: list[dict[str, Any]] = []
-    changes = {c.game_id: c for c in RatingChange.objects.filter(player=player)}
-    # A private game is listed for its own players (and staff), not for the rest.
-    shared = set() if mine or viewer is None or not viewer.is_authenticated else set(
-        Seat.objects.filter(player=viewer, game__in=[s.game_id for s in seats])
-        .values_list("game_id", flat=True))
+    seats = Seat.objects.filter(player=player)
     hidden = 0
-    for seat in seats:
-        game = seat.game
-        if game.private and not mine and game.pk not in shared:
-            hidden += 1
-            continue
-        if game.status in (Game.Status.OPEN, Game.Status.PLAYING):
-            current.append(game)
-            continue
-        if game.status != Game.Status.FINISHED or not game.state:
-            continue
-        lost = seat_lost(game, seat)
-        drawn = len(set(places(game).values())) == 1  # every side shares first place
-        row = presets.setdefault(game.preset.name, {"name": game.preset.label, "played": 0,
-                                                    "lost": 0})
-        row["played"] += 1
-        row["lost"] += int(lost)
-        if len(recent) < 10:
-            change = changes.get(game.pk)
-            recent.append({
-                "game": game, "lost": lost, "drawn": drawn,
-                "change": _signed(change) if change else None,
-            })
-    return {"presets": sorted(presets.values(), key=lambda r: (-r["played"], r["name"])),
-            "current": current[:20], "recent": recent, "hidden": hidden}
+    if not mine:  # a private game is listed for its own players (and staff) only
+        shared = Q(game__private=False)
+        if viewer is not None and viewer.is_authenticated:
+            shared |= Q(Exists(Seat.objects.filter(player=viewer, game=OuterRef("game"))))
+        hidden = seats.exclude(shared).count()
+        seats = seats.filter(shared)
+    done = seats.filter(lost__isnull=False)
+    labels = {p.pk: p.label for p in RulePreset.objects.all()}
+    presets = [{"name": labels.get(row["game__preset"], ""), "played": row["played"],
+                "lost": row["lost"]}
+               for row in done.values("game__preset").order_by()
+               .annotate(played=Count("pk"), lost=Count("pk", filter=Q(lost=True)))]
+    current = [s.game for s in seats.filter(game__status__in=(Game.Status.OPEN,
+                                                              Game.Status.PLAYING))
+               .select_related("game__preset").defer("game__state")
+               .order_by("-game_id")[:20]]
+    # Newest first by game id (as made), along the index on (player, game).
+    latest = list(done.select_related("game__preset").order_by("-game_id")[:10])
+    changes = {c.game_id: c for c in RatingChange.objects.filter(
+        player=player, game__in=[s.game_id for s in latest])}
+    recent = [{"game": s.game, "lost": s.lost,
+               "drawn": len(set(places(s.game).values())) == 1,  # every side shares first
+               "change": _signed(changes[s.game_id]) if s.game_id in changes else None}
+              for s in latest]
+    return {"presets": sorted(presets, key=lambda r: (-r["played"], r["name"])),
+            "current": current, "recent": recent, "hidden": hidden}

@@ -61,6 +61,17 @@ def shown(mu: float, sigma: float) -> Shown:
                  sigma > PROVISIONAL_SIGMA)
 
 
+def bracket_field(pool: str, players: int) -> str | None:
+    """The Rating column counting a rated game of `players` in `pool` for its leaderboard
+    (None: team play, counted by `games`)."""
+    if pool != Rating.Pool.INDIVIDUAL:
+        return None
+    for key, (low, high) in BRACKETS.items():
+        if low <= players <= high:
+            return "games_" + key.replace("-", "_")
+    return None
+
+
 def pool_of(game: Game) -> str:
     return Rating.Pool.TEAMS if game.get_rules().teams else Rating.Pool.INDIVIDUAL
 
@@ -122,7 +133,11 @@ def rate_game(game: Game) -> list[RatingChange]:
                 mu_before=row.mu, sigma_before=row.sigma, mu_after=new.mu,
                 sigma_after=new.sigma, at=finished_at))
             row.mu, row.sigma, row.games = new.mu, new.sigma, row.games + 1
-            row.save(update_fields=["mu", "sigma", "games"])
+            counted = ["mu", "sigma", "games"]
+            if (field := bracket_field(pool, game.players)) is not None:
+                setattr(row, field, getattr(row, field) + 1)
+                counted.append(field)
+            row.save(update_fields=counted)
         RatingChange.objects.bulk_create(changes)
         for level, bot in levels.items():  # its seats' changes added up: one level, one row
             seated = [n for n, lvl in bots.items() if lvl == level]

@@ -16,7 +16,7 @@ from django.utils import timezone
 from .. import notify
 from ..engine import Match, Termination
 from ..models import DealRecord, Game, RoundTable, Seat
-from .ratings import rate_game
+from .ratings import places, rate_game
 
 
 def out_order(history: list[dict[str, Any]]) -> list[int]:
@@ -92,9 +92,20 @@ def finish_match(game: Game, match: Match, now: datetime | None = None, *,
     game.next_reminder = game.move_email_at = None
     game.reminders_sent = 0
     rate_game(game)  # a rated game moves its players' ratings, once
+    mark_losers(game)
     tournament = (RoundTable.objects.filter(game=game)
                   .values_list("round__tournament", flat=True).first())
     if tournament is not None:  # its round may be over (services.tournament.advance)
         transaction.on_commit(partial(notify.queue_tournament_check, tournament), robust=True)
     # Each person at the table hears of it on their devices (games.services.push).
     transaction.on_commit(partial(notify.queue_push, "finished", game.pk), robust=True)
+
+
+def mark_losers(game: Game) -> None:
+    """Seat.lost for every seat of a finished match: its side came last, not in a full
+    draw (the profile's counts read it; docs/design.md, "A year of data")."""
+    place = places(game)
+    worst = max(place.values())
+    losing = [side for side, p in place.items() if len(set(place.values())) > 1 and p == worst]
+    Seat.objects.filter(game=game).update(lost=False)
+    Seat.objects.filter(game=game, team__in=losing).update(lost=True)

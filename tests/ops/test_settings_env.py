@@ -171,7 +171,7 @@ def environment_reads(path: Path, relative: str) -> list[str]:
 # The benchmarks are no part of the site: these set the environment of the processes they
 # start, as a shell would, and read their own knobs.
 BENCHMARKS = {"bench/loadecho.py", "bench/loadtest.py", "bench/movebench.py", "bench/queues.py",
-              "bench/scaleout.py", "bench/sweep.py"}
+              "bench/scaleout.py", "bench/sweep.py", "bench/datascale.py"}
 
 
 def test_nothing_outside_the_helpers_reads_the_environment():
