@@ -6,10 +6,11 @@ desktop (1366x900).
 
 One browser and one site for all; one page per language and screen, going from address
 to address. Each page fails on: a page wider than the screen; a word broken inside itself
-(its letters on two lines); text clipped by its box without an ellipsis; a control of the
-reader's turn (a hand card to play, a beat choice, Take or Pass), the "Next game waiting"
-button or the standing orders' panel below the first screen. Screenshots of the first
-screen go to artifacts/screens/ for people to look at.
+(its letters on two lines); text clipped by its box without an ellipsis; a row that
+scrolls sideways; a control of the reader's turn (a hand card to play, a beat choice, Take
+or Pass) below the first screen; and, on screens 800 px high or more, the "Next game
+waiting" button or the standing orders' title below it. Screenshots of the first screen go
+to artifacts/screens/ for people to look at.
 """
 
 from __future__ import annotations
@@ -74,7 +75,8 @@ LAYOUT_JS = """() => {
     if (texty && ['hidden', 'clip'].includes(style.overflowY) && !clamped
         && el.scrollHeight > el.clientHeight + 2)
       say(`clipped below (${el.scrollHeight} > ${el.clientHeight})`, el);
-    if (texty && style.overflowX === 'auto' && el.scrollWidth > el.clientWidth + 1)
+    // A row that hides choices behind a sideways scroll (a long "beat with" strip).
+    if (['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1)
       say('scrolls sideways', el);
   }
   // A word broken inside itself: its letters' boxes on two lines.
