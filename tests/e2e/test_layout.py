@@ -44,8 +44,9 @@ SHOT_EVERYWHERE = ("table", "lesson", "tournament")
 NAMES = ["Kristoffersen", "Aleksandrovna", "Johannesburg", "Vladivostokin"]
 
 # What is wrong with the page as shown, read in one script run (a list of sentences).
-LAYOUT_JS = """() => {
-  const width = window.innerWidth, height = window.innerHeight, found = [];
+LAYOUT_JS = """(size) => {
+  // The screen's own size: a phone that zooms out to a wide page widens its window.
+  const width = size.width, height = size.height, found = [];
   const say = (what, el) => found.push(`${what}: <${el.tagName.toLowerCase()} class="${el.className}"> `
       + JSON.stringify((el.innerText || el.textContent || '').trim().slice(0, 40)));
   const shown = (el) => { const r = el.getBoundingClientRect(); return r.width > 1 && r.height > 1
@@ -276,7 +277,7 @@ def test_every_page_fits_every_screen(new_page, django_user_model, monkeypatch):
             page.goto(path, wait_until="domcontentloaded")
             if name == "table-2-waiting":  # the count comes over the page's socket
                 page.wait_for_selector("#next-game:not([hidden])")
-            found = page.evaluate(LAYOUT_JS)
+            found = page.evaluate(LAYOUT_JS, size)
             problems += [f"{look} {name}: {problem}" for problem in found]
             if size != PHONE or language == "en" or name.startswith(SHOT_EVERYWHERE):
                 page.screenshot(path=SCREENS / f"{look}-{name}.png")
