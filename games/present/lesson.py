@@ -36,8 +36,9 @@ class Lesson:
     step: str  # lead-first, lead, throw-in, add-to-take, defend, must-take, wait-defence,
     # wait-attack, you-take, end
     title: str
-    lines: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # this step's words only
     trump: str = ""  # the trump explained, while it matters most
+    recap: list[str] = field(default_factory=list)  # how the last bout ended: folded away
     over: bool = False
     won: bool = False
 
@@ -148,8 +149,8 @@ def lesson(view: View, seat: int) -> Lesson:
             lines.append(_("Tap a card to attack with it. Lead a low card: keep trumps and "
                            "high cards for beating."))
             return Lesson("lead-first", _("Your attack"), lines, trump=_trump(view))
-        return Lesson("lead", _("Your attack"), [*before, _("Tap a card to attack with it: "
-                                                           "the computer must beat it or take it.")])
+        return Lesson("lead", _("Your attack"), [_("Tap a card to attack with it: the computer "
+                                                   "must beat it or take it.")], recap=before)
     if my_turn and view["taking"]:
         lines = [_("The computer takes the cards. Before it picks them up you may add cards "
                    "of a rank already on the table (%(ranks)s): it takes those too.")
@@ -176,17 +177,17 @@ def lesson(view: View, seat: int) -> Lesson:
         words = {"card": describe.label(unbeaten[0]), "suit": describe.suit_name(trump)}
         before = before if len(table) == 1 else []  # the bout's first card only
         if can_defend:
-            lines = [*before, _("The computer attacks with %(card)s. Beat it with a higher card "
-                                "of the same suit or with any trump (%(suit)s): tap your card.")
-                     % words,
+            lines = [_("The computer attacks with %(card)s. Beat it with a higher card of the "
+                       "same suit or with any trump (%(suit)s): tap your card.") % words,
                      _("If you can't or don't want to, tap “Take the cards”: they go into your "
                        "hand.")]
-            return Lesson("defend", _("Beat the card, or take it"), lines, trump=_trump(view))
-        lines = [*before, _("You have no higher card of that suit and no trump to beat %(card)s: "
-                            "tap “Take the cards” to pick it up.") % words,
+            return Lesson("defend", _("Beat the card, or take it"), lines, trump=_trump(view),
+                          recap=before)
+        lines = [_("You have no higher card of that suit and no trump to beat %(card)s: tap "
+                   "“Take the cards” to pick it up.") % words,
                  _("Taking is no disaster: the cards are yours to play later, but the computer "
                    "attacks again.")]
-        return Lesson("must-take", _("Take the cards"), lines, trump=_trump(view))
+        return Lesson("must-take", _("Take the cards"), lines, trump=_trump(view), recap=before)
     if view["taking"] and view["defender"] == seat:
         return Lesson("you-take", _("You take the cards"), [
             _("The computer may still add cards of the ranks on the table for you to pick "
@@ -196,7 +197,7 @@ def lesson(view: View, seat: int) -> Lesson:
             _("A card is beaten by a higher card of its own suit or by any trump. If the "
               "computer can't or won't, it takes the cards.")])
     return Lesson("wait-attack", _("The computer attacks"), [
-        *before, _("Wait for its card, then beat it or take it.")], trump=_trump(view))
+        _("Wait for its card, then beat it or take it.")], trump=_trump(view), recap=before)
 
 
 def lesson_context(game: Game, me: Seat | None, view: View | None) -> dict[str, Any]:

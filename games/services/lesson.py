@@ -2,16 +2,19 @@
 computer player, on the real table, dealt from an arranged pack so that the things to
 learn come up early (the words that explain them: games/present/lesson.py).
 
-The pack is the seed LESSON_SEED (a seed keeps replays and exports working, as for any
-game). As dealt, in the classic rules for two players:
+The pack is one of the seeds LESSON_SEEDS (a seed keeps replays and exports working, as
+for any game): a player's lessons take them in turn, so a second lesson deals another
+hand. Each seed is checked to deal, in the classic rules for two players
+(tests/games/test_lesson.py):
 
 - the face-up trump card is the trump 6, so no trump exchange comes up (R27);
-- the learner (seat 0) holds the lowest trump in the hands, 7♥, and so leads (R5);
-- the learner's lowest cards are a pair, 9♠ and 9♦: after either is beaten the other
-  may be thrown in (R8); the computer holds higher spades but no diamonds, so one of the
-  two is beaten in its suit and the other only with a trump (R6), or taken (R14);
+- the learner (seat 0) holds the lowest trump in the hands, and so leads (R5); in the
+  first seed that is 7♥;
+- the learner's lowest cards of a plain suit are a pair (9♠ and 9♦ in the first seed):
+  after either is beaten the other may be thrown in (R8); the computer can beat one of
+  the two in its suit and the other only with a trump (R6), or take it (R14);
 - a take follows in every deal the tests play with the computer's choices varying: the
-  computer's in nearly all, the learner's in most (tests/games/test_lesson.py).
+  computer's in nearly all, the learner's in most.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ from .lobby import create_game
 if TYPE_CHECKING:
     from accounts.models import Player
 
-LESSON_SEED = "lesson-167585"
+LESSON_SEED = "lesson-167585"  # a newcomer's first lesson
+LESSON_SEEDS = (LESSON_SEED, "lesson-185", "lesson-524", "lesson-2198", "lesson-2754")
 LESSON_BOT = "easy"
 LESSON_PLAYERS = 2
 
@@ -79,7 +83,8 @@ def start_lesson(user: Someone) -> Game:
         resumed = unfinished_lesson(player)
         if resumed is not None:
             return resumed
+        earlier = Game.objects.filter(lesson=True, seats__player=player).count()
         return create_game(player, preset, players=LESSON_PLAYERS, bots=[LESSON_BOT],
                            bot_level=LESSON_BOT, deals=1, rated=False, private=True,
                            time_control=TimeControl.MOVE, move_time=MAX_MOVE_TIME,
-                           lesson=True, seed=LESSON_SEED)
+                           lesson=True, seed=LESSON_SEEDS[earlier % len(LESSON_SEEDS)])

@@ -16,9 +16,13 @@
     if (link.hidden === show) link.hidden = !show;
   }
   // The count and the table are swapped in by sockets and polls: follow the page's changes.
+  // htmx swaps an element in with its old attributes and sets the new ones a beat later
+  // (its settling): so the count and "your turn" marks are followed as attributes too.
   function start() {
     update();
-    new MutationObserver(update).observe(document.body, { childList: true, subtree: true });
+    new MutationObserver(update).observe(document.body, {
+      childList: true, subtree: true, attributes: true,
+      attributeFilter: ["data-moves", "data-my-turn"] });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -11,7 +11,7 @@ from games.bots import choose_action
 from games.engine import Attack, Card, Deal, Defend, Match, Pass, Rules, Take, full_deck
 from games.models import Game
 from games.present.lesson import lesson
-from games.services.lesson import LESSON_SEED, lesson_preset
+from games.services.lesson import LESSON_SEED, LESSON_SEEDS, lesson_preset
 from tests.games.conftest import client_for
 
 pytestmark = pytest.mark.django_db  # the lesson plays the seeded Classic preset
@@ -19,10 +19,10 @@ pytestmark = pytest.mark.django_db  # the lesson plays the seeded Classic preset
 LEARNER, BOT = 0, 1
 
 
-def lesson_deal() -> Deal:
+def lesson_deal(seed: str = LESSON_SEED) -> Deal:
     preset = lesson_preset()
     assert preset is not None and preset.name == "Classic"
-    return Match(preset.rules(2), deals=1, seed=LESSON_SEED).deal
+    return Match(preset.rules(2), deals=1, seed=seed).deal
 
 
 def hand(deal, seat):
@@ -47,10 +47,10 @@ def learner_move(deal):
     return next((a for a in legal if isinstance(a, Take | Pass)), legal[0])
 
 
-def play_out(bot_seed):
+def play_out(bot_seed, seed=LESSON_SEED):
     """The lesson's deal played to its end: the learner as told, the Easy computer with
     its own seeded choices; the history's events as (kind, seat)."""
-    deal = lesson_deal()
+    deal = lesson_deal(seed)
     rng = random.Random(bot_seed)
     while not deal.is_over:
         seat = deal.to_act
@@ -68,11 +68,19 @@ def play_out(bot_seed):
 
 
 # ------------------------------------------------------------------- the arranged deal
-def test_the_arranged_deal_lets_the_learner_lead_a_pair_under_the_trump_six():
+def test_the_first_lesson_deals_the_hand_its_words_were_tried_with():
     deal = lesson_deal()
-    assert deal.trump_card == Card.parse("6H")  # no trump exchange in this deal (R27)
-    assert deal.to_act == LEARNER == deal.attacker  # the lowest trump, 7♥, leads (R5)
+    assert deal.trump_card == Card.parse("6H")
     assert hand(deal, LEARNER) == sorted(["9S", "7H", "9D", "TD", "JD", "JC"])
+
+
+@pytest.mark.parametrize("seed", LESSON_SEEDS)
+def test_the_arranged_deal_lets_the_learner_lead_a_pair_under_the_trump_six(seed):
+    deal = lesson_deal(seed)
+    assert deal.trump_card.rank == 6  # the trump 6 is face up: no exchange (R27)
+    assert deal.to_act == LEARNER == deal.attacker  # the lowest trump leads (R5)
+    history = deal.history
+    assert any(e.get("type") == "lowest_trump" and e.get("seat") == LEARNER for e in history)
     mine = deal.hand(LEARNER)
     lead = min((c for c in mine if c.suit != deal.trump), key=lambda c: c.rank)
     pair = [c for c in mine if c.rank == lead.rank]
@@ -84,10 +92,11 @@ def test_the_arranged_deal_lets_the_learner_lead_a_pair_under_the_trump_six():
     assert any(b.suit == deal.trump for b in theirs)
 
 
-def test_the_arranged_deal_brings_attack_beat_throw_in_trump_and_take():
+@pytest.mark.parametrize("seed", LESSON_SEEDS)
+def test_the_arranged_deal_brings_attack_beat_throw_in_trump_and_take(seed):
     """Forty deals with the Easy computer's choices varying: each brings the attack, a
     beat and a take; nearly all a throw-in and a beat with a trump."""
-    runs = [play_out(seed)[1] for seed in range(40)]
+    runs = [play_out(bot_seed, seed)[1] for bot_seed in range(40)]
     for kinds in runs:
         assert kinds[0] == ("attack", LEARNER)
         assert ("beat", BOT) in kinds or ("beat with a trump", BOT) in kinds
@@ -102,7 +111,7 @@ def test_the_arranged_deal_brings_attack_beat_throw_in_trump_and_take():
 # ------------------------------------------------------------------- the words
 def words(deal, seat=LEARNER):
     said = lesson(deal.view(seat), seat)
-    return said, " ".join([said.title, *said.lines, said.trump])
+    return said, " ".join([said.title, *said.lines, said.trump, *said.recap])
 
 
 def test_the_first_words_are_the_attack_the_trump_and_the_goal():
@@ -185,6 +194,9 @@ def test_after_the_bout_the_refill_and_the_next_attack_are_explained():
     assert "The computer took the cards, so you attack again." in text
     assert "filled up to six cards from the talon" in text
     assert "The goal: get rid of all your cards." in text and "durak" in text
+    # The panel keeps this step's words; how the bout ended is folded away.
+    assert said.lines == ["Tap a card to attack with it: the computer must beat it or take it."]
+    assert len(said.recap) == 3
     deal.apply(LEARNER, Attack(Card.parse("TD")))
     deal.apply(BOT, Take())
     if Pass() in deal.legal_actions(LEARNER) and deal.table:
@@ -247,6 +259,18 @@ def test_a_lesson_is_a_casual_private_game_against_an_easy_computer(alice):
     assert game.match().deal.to_act == LEARNER
     assert hand(game.match().deal, LEARNER) == hand(lesson_deal(), LEARNER)
     assert game.next_reminder is None and game.move_email_at is None  # no mails about it
+
+
+@pytest.mark.django_db
+def test_each_new_lesson_deals_another_checked_hand(alice):
+    hands = []
+    for _ in range(len(LESSON_SEEDS) + 1):
+        game = services.start_lesson(alice)
+        hands.append(tuple(hand(game.match().deal, LEARNER)))
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    assert hands[:len(LESSON_SEEDS)] == [tuple(hand(lesson_deal(seed), LEARNER))
+                                         for seed in LESSON_SEEDS]
+    assert len(set(hands)) == len(LESSON_SEEDS) and hands[-1] == hands[0]  # round again
 
 
 @pytest.mark.django_db

@@ -2,6 +2,7 @@
 tables), join and leave, a private one made among friends, the admin's actions (logged)
 and the live standings over the navigation socket."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -132,3 +133,24 @@ async def test_the_standings_update_live_on_the_tournament_page(field, staff, sh
     html = await comm.receive_from(timeout=3)
     assert 'id="tournament-poke"' in html and 'hx-select="#tournament-live"' in html
     await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_the_standings_explain_the_tiebreak_in_words_and_shorten_headers_on_a_phone(
+        cup, field, staff, seeded, frozen):
+    players = field(2)
+    for player in players:
+        client_for(player).post(f"/tournaments/{cup.pk}/join/")
+    client_for(staff).post(f"/tournaments/{cup.pk}/start/")
+    page = client_for(players[0]).get(cup.get_absolute_url()).content.decode()
+    standings = page[page.index('id="standings"'):page.index("</section>", page.index('id="standings"'))]
+    # The tiebreak in visible words, not only in a tooltip.
+    visible = re.sub(r"<[^>]+>", " ", standings)
+    assert "Equal points are split by Buchholz (the points of everyone a player met)" in visible
+    # Each header's short form for a phone is an <abbr> whose title is its whole name.
+    for whole, short in (("Points", "Pts"), ("Deals lost", "Lost"), ("Played", "Pl.")):
+        assert f'<abbr class="short" title="{whole}">{short}</abbr>' in standings
+    assert '<span class="short">Bch</span>' in standings
+    ru = client_for(players[0]).get(cup.get_absolute_url(),
+                                    HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "При равенстве очков выше тот, у кого больше Бухгольц" in ru
