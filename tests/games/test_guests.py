@@ -180,7 +180,8 @@ def test_guests_are_left_off_the_leaderboards(guest, alice, bob, classic, monkey
         RatingChange.objects.create(
             game=game, player=player, pool="individual", players=2, place=1, lost=False,
             mu_before=25, sigma_before=8, mu_after=25, sigma_after=8, at=timezone.now())
-        Rating.objects.create(player=player, pool="individual", mu=25, sigma=8)
+        Rating.objects.create(player=player, pool="individual", mu=25, sigma=8, games=1,
+                              games_2=1)
     names = [row["player"] for row in standings.leaderboard("2")]
     assert bob in names and guest not in names
 

@@ -36,6 +36,8 @@ ALLOWED = {
     "games.services.quickmatch:quick_match atomic select_for_update": "the preset's row: one pairing at a time",
     "games.services.ratings:rate_game atomic": "the rating rows of a finished game's players",
     "games.services.ratings:_locked_rating select_for_update": "a player's rating row",
+    "games.services.results:mark_losers update":
+        "Seat.lost of a finished match's seats, inside finish_match's change",
     "games.services.ratings:locked_bot_ratings select_for_update":
         "the computer levels' rating rows, locked in one order",
     "games.services.ladder:rate_arena atomic": "the computer levels' ratings and an arena run",
