@@ -85,7 +85,8 @@ LAYOUT_JS = """(size) => {
   const range = document.createRange();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
-    if (!el || el.closest('.visually-hidden, script, style, select, option, textarea, #chat')
+    // (a seed or a seal in <code> is no word: it wraps anywhere by design)
+    if (!el || el.closest('.visually-hidden, script, style, select, option, textarea, #chat, code')
         || !el.checkVisibility({ visibilityProperty: true })) continue;
     for (const m of node.textContent.matchAll(/[^\\s\\-\\u2010-\\u2015\\/·,.:;()]{3,}/g)) {
       range.setStart(node, m.index);
