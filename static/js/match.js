@@ -19,6 +19,18 @@
   }
   document.addEventListener("htmx:oobAfterSwap", follow);
   document.addEventListener("htmx:afterSwap", follow);
+  // The acceptance that opens the rematch answers with a redirect to it (HX-Redirect), and
+  // the live table brings the link too: whichever comes first navigates, the other does
+  // not (a second navigation would abort the first).
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (!xhr || !xhr.getResponseHeader("HX-Redirect")) return;
+    if (leaving) {
+      event.preventDefault();  // already on the way to the new table
+      return;
+    }
+    leaving = true;
+  });
 
   // "Keep playing" and "Back to the table" close the box beside the table.
   document.addEventListener("click", function (event) {

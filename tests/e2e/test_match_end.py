@@ -61,6 +61,16 @@ def frames_of(page) -> list[str]:
     return frames
 
 
+def another_table(game_id: int) -> re.Pattern[str]:
+    """The address of a table other than this game's: where a person lands on a rematch."""
+    return re.compile(rf"/games/(?!{game_id}/)\d+/(\?.*)?$")
+
+
+def navigations_to(person, url: str) -> int:
+    """How many times this person's page arrived at the address (no second trip there)."""
+    return person.navigations.count(url)
+
+
 def test_a_match_ends_with_the_result_panel_and_a_rematch(new_page, short_preset):
     mila = watch(new_page(DESKTOP), "mila")
     page = mila.page
@@ -127,7 +137,8 @@ def test_a_match_ends_with_the_result_panel_and_a_rematch(new_page, short_preset
 
     # Rematch: the bot accepts at once, so the new table opens straight away, seats turned.
     page.locator(PANEL).get_by_role("button", name="Rematch").click()
-    page.wait_for_url(lambda url: TABLE_URL.search(url) and f"/games/{game_id}/" not in url)
+    expect(page).to_have_url(another_table(game_id))
+    assert navigations_to(mila, page.url) == 1, mila.navigations
     new_id = int(TABLE_URL.search(page.url).group(1))
     assert new_id != game_id
     seats = page.locator("#table .seats .seat")
@@ -202,8 +213,8 @@ def test_two_people_chat_one_resigns_and_both_take_the_rematch(new_page):
     expect(anna.page.locator(PANEL)).to_contain_text("Waiting for: boris.")
     boris.page.locator(PANEL).get_by_role("button", name="Rematch").click()
     for person in (boris, anna):  # anna's page follows by itself
-        person.page.wait_for_url(lambda url: TABLE_URL.search(url)
-                                 and f"/games/{game_id}/" not in url)
+        expect(person.page).to_have_url(another_table(game_id))
+        assert navigations_to(person, person.page.url) == 1, person.navigations
     new_ids = {int(TABLE_URL.search(p.page.url).group(1)) for p in (anna, boris)}
     assert len(new_ids) == 1 and game_id not in new_ids
     new = Game.objects.get(pk=new_ids.pop())
