@@ -30,4 +30,52 @@
   document.addEventListener("change", function (event) {
     if (event.target.form) fit(event.target.form);
   });
+
+  // A form the server fits again to a changed choice (games.forms._refit_on_change)
+  // comes back as it was sent: whatever was typed or chosen while the request was on
+  // its way (the number of rounds, just after the rules) is put back into the new one.
+  function key(field) {
+    return field.type === "checkbox" || field.type === "radio"
+      ? field.name + "=" + field.value : field.name;
+  }
+  function value(field) {
+    return field.type === "checkbox" || field.type === "radio" ? field.checked : field.value;
+  }
+  function values(form) {
+    var seen = {};
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (field.name) seen[key(field)] = value(field);
+    });
+    return seen;
+  }
+  var sent = new WeakMap();
+  var pending = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var target = event.detail.target;
+    if (target && target.tagName === "FORM" && target.id) sent.set(target, values(target));
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    var before = target && sent.get(target);
+    if (!before) return;
+    sent.delete(target);
+    var now = values(target), changed = {}, any = false;
+    Object.keys(now).forEach(function (name) {
+      if (name in before && now[name] !== before[name]) { changed[name] = now[name]; any = true; }
+    });
+    pending = any ? { id: target.id, changed: changed } : null;
+  });
+  document.addEventListener("htmx:load", function () {
+    if (!pending) return;
+    var form = document.getElementById(pending.id);
+    if (!form || form.tagName !== "FORM") return;
+    var changed = pending.changed;
+    pending = null;
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || !(key(field) in changed)) return;
+      if (field.type === "checkbox" || field.type === "radio") field.checked = changed[key(field)];
+      else field.value = changed[key(field)];
+    });
+    fit(form);
+  });
 })();
