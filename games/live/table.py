@@ -18,6 +18,7 @@ from urllib.parse import parse_qs
 from asgiref.sync import async_to_sync
 from autobahn.exception import Disconnected
 from channels.generic.websocket import WebsocketConsumer
+from django.core.exceptions import ObjectDoesNotExist
 from django.utils.translation import gettext as _
 
 from accounts.middleware import seen
@@ -77,7 +78,11 @@ class TableConsumer(SiteConsumer):
             self.close(code=CLOSE_TRY_LATER)  # refused at the handshake; the page polls
             return
         self.accept()
-        self.send_table()  # on every (re)connect: the whole table
+        try:
+            self.send_table()  # on every (re)connect: the whole table
+        except ObjectDoesNotExist:  # the game went (or its rules) while the socket opened
+            self.close(code=CLOSE_REFUSED)
+            return
         self.chat_seen = render.last_chat_id(self.game_id)  # the page shows the chat so far
 
     def disconnect(self, code: int) -> None:

@@ -17,7 +17,7 @@ from durak_site.asgi import application
 from games import limits
 from games.live import base, sockets
 from games.live.nav import NavConsumer
-from games.live.table import TableConsumer
+from games.live.table import CLOSE_REFUSED, TableConsumer
 from games.notify import group_name, nav_group
 from tests.games.test_live import connect, fresh, legal, receive_table
 
@@ -315,3 +315,18 @@ async def test_a_channel_layer_that_cannot_reach_redis_refuses_the_handshake_pol
     comm = WebsocketCommunicator(application, url, headers=headers)
     connected, code = await comm.connect(timeout=10)  # a crash would raise here
     assert not connected and code == base.CLOSE_TRY_LATER
+
+
+# ------------------------------------------------------------------ a game that goes
+async def test_a_game_gone_while_its_socket_opens_closes_it_without_an_error(
+        duel, alice, bob, monkeypatch):
+    """Its rules or rows deleted between the handshake and the first table (an admin's
+    delete, a test's flush): the socket is closed as refused, and nothing fails."""
+    def gone(self):
+        raise type(duel).preset.field.related_model.DoesNotExist("deleted meanwhile")
+    monkeypatch.setattr(TableConsumer, "send_table", gone)
+    _client, headers = await sync_to_async(logged_in)(alice)
+    comm, connected, _code = await open_socket(duel, headers)
+    assert connected
+    await assert_closed(comm, CLOSE_REFUSED)
+    await comm.disconnect()
