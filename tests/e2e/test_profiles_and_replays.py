@@ -114,10 +114,11 @@ def vocabulary(lang: str) -> tuple[set[str], set[str]]:
 
 def english_left(page, lang: str, data: set[str]) -> set[str]:
     """English words on the page (the language switcher, which names each language in
-    its own, left out; `data`: names people chose, not words of the site)."""
+    its own, and seeds and seals in <code>, hex where "be" may stand, left out; `data`:
+    names people chose, not words of the site)."""
     text = page.evaluate("""() => {
         const body = document.body.cloneNode(true);
-        body.querySelectorAll('.languages').forEach(e => e.remove());
+        body.querySelectorAll('.languages, code').forEach(e => e.remove());
         return body.innerText;
     }""")
     english, native = vocabulary(lang)
