@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -76,6 +77,42 @@ def quiet_notify(monkeypatch) -> None:
 
     monkeypatch.setattr(notify, "game_changed", lambda *args, **kwargs: None)
     monkeypatch.setattr(notify, "people_changed", lambda *args, **kwargs: None)
+
+
+def on_another_device(monkeypatch, call, *args):
+    """`call(*args)`, a player's move through the services, as if made on another device:
+    the navigation sockets are told, as the site tells them (the table's group stays
+    quiet: the page hears of the move by its poll). It runs in a thread of its own, where
+    the channel layer can be reached."""
+    from django.db import connection
+
+    from games import notify
+
+    quiet = notify.people_changed
+    monkeypatch.setattr(notify, "people_changed", _PEOPLE_CHANGED)
+    result: list = []
+
+    def run() -> None:
+        try:
+            result.append(call(*args))
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(TIMEOUT_MS / 1000)
+    monkeypatch.setattr(notify, "people_changed", quiet)
+    assert result, "the move on another device did not finish"
+    return result[0]
+
+
+def _real_people_changed():
+    from games import notify
+
+    return notify.people_changed
+
+
+_PEOPLE_CHANGED = _real_people_changed()  # before any test quiets it
 
 
 def seated_game(monkeypatch, django_user_model, *, names: list[str], seed: int, label: str,

@@ -15,6 +15,7 @@ from tests.e2e.helpers import (
     sign_up,
     wait_my_turn_or_over,
     wait_version_above,
+    wait_ws_version,
     watch,
 )
 from tests.e2e.test_screenshots import SIZES
@@ -50,6 +51,8 @@ def my_turn_with_cards(person, rng):
         state = wait_my_turn_or_over(person)
         assert not state["over"], "the deal ended before a turn with cards to choose"
         if person.page.locator(CARD_INPUT).count():
+            # The socket is open (it sends the table on connecting): a move goes over it.
+            wait_ws_version(person, state["version"])
             return state
         choose_and_play(person, rng)
     raise AssertionError("no turn with cards to choose")

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from games import services
 from games.engine import Attack
 from games.models import Game, RulePreset
-from tests.e2e.helpers import PASSWORD, log_in, quiet_notify, wait_state
+from tests.e2e.helpers import PASSWORD, log_in, on_another_device, quiet_notify, wait_state
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -47,15 +47,16 @@ def test_next_game_waiting_leads_to_the_least_time_left(live, new_page, django_u
     page.wait_for_url(f"**/games/{sooner.pk}/")
     expect(page.locator("#next-game")).to_be_hidden()  # this one waits for bob
     assert later.pk != sooner.pk
-    # bob moves on another device; this page hears of it by its poll, which swaps the whole
-    # table in without its "your turn" mark. htmx sets a swapped element's new attributes
-    # a beat after the swap: the button for the game still waiting appears all the same.
+    # bob moves on another device: the navigation's socket is told, and the table hears of
+    # it by its poll, which swaps the whole table in without its "your turn" mark. htmx sets
+    # a swapped element's new attributes a beat after the swap: the button for the game
+    # still waiting appears all the same.
     wait_state(bob_page, "(s) => s.mine")
     sooner.refresh_from_db()
     deal = sooner.match().deal
     seat = sooner.turn_seat
     lead = next(a for a in deal.legal_actions(seat) if isinstance(a, Attack))
-    services.play(sooner.pk, bob, [lead.token()], sooner.version)
+    on_another_device(monkeypatch, services.play, sooner.pk, bob, [lead.token()], sooner.version)
     page.evaluate("""() => htmx.ajax('GET', location.pathname + '?since='
         + document.getElementById('table').dataset.version, {target: '#table', swap: 'outerHTML'})""")
     wait_state(bob_page, "(s) => !s.mine")
