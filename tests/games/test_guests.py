@@ -287,6 +287,22 @@ def test_a_bad_claim_changes_nothing(guest, alice):
     assert guest.is_guest and not guest.has_usable_password()
 
 
+def test_a_guest_is_told_before_logging_out_that_the_guest_is_then_gone(guest, alice):
+    """A guest has no password: the navigation's "Log out" leads to the claim page, which
+    says what logging out costs, beside the claim; an account logs out at once."""
+    client = client_for(guest)
+    page = client.get("/games/mine/").content.decode()
+    assert 'id="nav-leave" href="/accounts/claim/#leave"' in page
+    assert 'action="/accounts/logout/"' not in page
+    claim = client.get("/accounts/claim/").content.decode()
+    assert "come back as this guest" in claim
+    assert 'action="/accounts/logout/"' in claim
+    assert client.post("/accounts/logout/").status_code == 302
+    assert client.get("/games/mine/").status_code == 302  # logged out
+    account = client_for(alice).get("/games/mine/").content.decode()
+    assert 'action="/accounts/logout/"' in account and "nav-leave" not in account
+
+
 def test_only_a_guest_has_something_to_claim(alice):
     client = client_for(alice)
     assert client.get("/accounts/claim/")["Location"] == "/accounts/profile/"
