@@ -10,7 +10,9 @@ from datetime import datetime
 from importlib import resources
 from pathlib import Path
 
-from django.utils import timezone
+from babel import Locale, UnknownLocaleError
+from babel.dates import get_timezone_location
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from games.kept import memo
@@ -87,13 +89,26 @@ def offset_words(zone: str, now: datetime | None = None) -> str:
     return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 
 
-def zone_label(zone: str, now: datetime | None = None) -> str:
-    """ "Kolkata (UTC+05:30)", "Buenos Aires, Argentina (UTC−03:00)"."""
+@memo("accounts.zones.city", maxsize=4096, lasting=True)
+def city(zone: str, language: str) -> str:
+    """The zone's city in `language` ("Europe/Moscow", "ru" -> "Москва"; "Knox, Indiana"),
+    from CLDR; its name's last part where CLDR has none."""
     parts = zone.replace("_", " ").split("/")
-    place = parts[-1] if len(parts) < 3 else f"{parts[-1]}, {parts[1]}"
+    plain = parts[-1] if len(parts) < 3 else f"{parts[-1]}, {parts[1]}"
+    try:
+        found = get_timezone_location(zone, locale=Locale.parse(language, sep="-"),
+                                      return_city=True)
+    except (LookupError, UnknownLocaleError, ValueError):
+        return plain
+    return found or plain
+
+
+def zone_label(zone: str, now: datetime | None = None) -> str:
+    """ "Kolkata (UTC+05:30)", "Буэнос-Айрес (UTC−03:00)": in the active language."""
     if zone == "UTC":
         return "UTC"
-    return f"{place} ({offset_words(zone, now)})"
+    language = translation.get_language() or "en"
+    return f"{city(zone, language)} ({offset_words(zone, now)})"
 
 
 def zone_choices(now: datetime | None = None) -> list:
