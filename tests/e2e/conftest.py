@@ -100,23 +100,26 @@ def spawn(name: str, args: list[str], env: dict) -> tuple[subprocess.Popen, Path
     return proc, log
 
 
-def stop(proc: subprocess.Popen, timeout: float = 10) -> None:
-    """TERM the process group, then KILL it if it lingers."""
-    if proc.poll() is None:
+def stop(procs: list[subprocess.Popen], timeout: float = 10) -> None:
+    """TERM every process group at once, then KILL those that linger past `timeout`."""
+    for proc in procs:
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+    end = time.monotonic() + timeout
+    for proc in procs:
         try:
-            os.killpg(proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(timeout)
-            return
+            proc.wait(max(0.0, end - time.monotonic()))
+            continue
         except subprocess.TimeoutExpired:
             pass
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    proc.wait(5)
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait(5)
 
 
 def with_db(url: str, path: str) -> str:
@@ -226,8 +229,7 @@ def serve(redis_db: int = E2E_REDIS_DB, label: str = "", **settings: str):
     finally:
         smtp.stop()
         # Before django_db_setup's teardown drops the database these processes use.
-        for proc in procs:
-            stop(proc)
+        stop(procs)
 
 
 # ----------------------------------------------------------------------------- browser
