@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 from modeltranslation.admin import TranslationAdmin
 
 from . import services
-from .models import Entry, Game, RulePreset, Seat, Tournament
+from .models import ArenaRun, BotRating, Entry, Game, RulePreset, Seat, Tournament
 from .services import offers
 
 TRANSLATED = ("name", "description")  # games/translation.py
@@ -351,3 +351,27 @@ class EntryAdmin(admin.ModelAdmin):
              label=lambda e: str(e.player),
              log=lambda e: self.log_change(request, e.tournament,
                                            f"Withdrew {e.player.username}."))
+
+
+class MeasuredOnly(admin.ModelAdmin):
+    """Figures the arena and the games measure (docs/ladder.md): looked at, never typed in."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(BotRating)
+class BotRatingAdmin(MeasuredOnly):
+    list_display = ("level", "pool", "mu", "sigma", "games", "arena_deals")
+    list_filter = ("pool", "level")
+
+
+@admin.register(ArenaRun)
+class ArenaRunAdmin(MeasuredOnly):
+    """A run may be deleted (a trial run's figures); `manage.py bot_ladder` makes them."""
+
+    list_display = ("at", "deals", "budget", "seed", "seconds")
+    date_hierarchy = "at"

@@ -32,7 +32,8 @@ NO_FRAMEWORK = ("games.engine", "games.bots", "games.tournament")
 SUBCLASSES = {
     # admin pages and their forms
     "games.admin": {"EntryAdmin", "EntryInline", "GameAdmin", "RulePresetAdmin",
-                    "RulePresetForm", "SeatInline", "TournamentAdmin", "TournamentForm"},
+                    "RulePresetForm", "SeatInline", "TournamentAdmin", "TournamentForm",
+                    "MeasuredOnly"},
     "accounts.admin": {"PlayerAdmin", "PlayerChangeForm", "PlayerChangeForm.Meta",
                        "PlayerCreationForm", "PlayerCreationForm.Meta"},
     # app configs, a management command, modeltranslation's options

@@ -103,3 +103,19 @@ def test_the_command_refuses_bad_options(options):
     with pytest.raises(CommandError):
         call_command("bot_ladder", **{"deals": 2, **options})
     assert not ArenaRun.objects.exists()
+
+
+def test_the_admin_shows_the_ladder_and_lets_nobody_type_in_figures(admin_client):
+    run = ladder.run_arena(deals=2, budget=0.01, seed="admin")
+    rating = BotRating.objects.first()
+    assert "expert" in admin_client.get("/admin/games/botrating/").content.decode()
+    assert admin_client.get(f"/admin/games/botrating/{rating.pk}/change/").status_code == 200
+    assert admin_client.get(f"/admin/games/arenarun/{run.pk}/change/").status_code == 200
+    assert admin_client.get("/admin/games/arenarun/add/").status_code == 403
+    mu = rating.mu
+    response = admin_client.post(f"/admin/games/botrating/{rating.pk}/change/",
+                                 {"level": rating.level, "pool": rating.pool, "mu": mu + 5,
+                                  "sigma": rating.sigma, "games": 0, "arena_deals": 0})
+    assert response.status_code == 403
+    rating.refresh_from_db()
+    assert rating.mu == mu
