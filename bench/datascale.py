@@ -85,6 +85,13 @@ def insert(model: Any, names: Sequence[str], rows: Iterable[tuple]) -> int:
     from django.db import connection
 
     fields = [model._meta.get_field(n) for n in names]
+    # Columns the fill doesn't name (added since) take their fields' defaults: Django
+    # keeps defaults in Python, so the table's columns have none of their own.
+    rest = [f for f in model._meta.concrete_fields
+            if f not in fields and not f.primary_key and not f.null]
+    fields += rest
+    defaults = tuple(f.get_default() for f in rest)
+    rows = (tuple(row) + defaults for row in rows)
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     table = connection.ops.quote_name(model._meta.db_table)
     preps = [f.get_db_prep_save for f in fields]

@@ -56,11 +56,12 @@ def copies(game: Game, n: int, players=None) -> list[Game]:
         copy.pk = None
         copy.invite_token = f"copy{game.pk}-{i}-{len(made)}"
         copy.save()
-        Game.objects.filter(pk=copy.pk).update(
-            finished_at=(game.finished_at or timezone.now()) + timedelta(minutes=i + 1))
+        at = (game.finished_at or timezone.now()) + timedelta(minutes=i + 1)
+        Game.objects.filter(pk=copy.pk).update(finished_at=at)
         for seat in seats:
             seat.pk = None
             seat.game = copy
+            seat.game_finished_at = at  # the game's facts on its seats (Seat.FACTS)
             if players is not None:
                 seat.player = players[seat.number]
         Seat.objects.bulk_create(seats)
