@@ -418,6 +418,9 @@ class Seat(models.Model):
             # a player's games by status, latest finished first (My games, reliability)
             models.Index(fields=["player", "game_status", "-game_finished_at", "-game"],
                          name="seat_player_status_finished"),
+            # a profile's games per rule preset, read from the index alone
+            models.Index(fields=["player", "game_private", "game_preset", "lost", "game"],
+                         name="seat_player_presets"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),

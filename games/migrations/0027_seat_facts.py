@@ -44,4 +44,8 @@ class Migration(migrations.Migration):
             model_name='seat',
             index=models.Index(fields=['player', 'game_status', '-game_finished_at', '-game'], name='seat_player_status_finished'),
         ),
+        migrations.AddIndex(
+            model_name='seat',
+            index=models.Index(fields=['player', 'game_private', 'game_preset', 'lost', 'game'], name='seat_player_presets'),
+        ),
     ]

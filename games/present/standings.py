@@ -126,7 +126,7 @@ def record(player: Player, viewer: Someone) -> dict[str, Any]:
     presets = [{"name": labels.get(row["game_preset"], ""), "played": row["played"],
                 "lost": row["lost"]}
                for row in done.values("game_preset").order_by()
-               .annotate(played=Count("pk"), lost=Count("pk", filter=Q(lost=True)))]
+               .annotate(played=Count("lost"), lost=Count("lost", filter=Q(lost=True)))]
     current = [s.game for s in seats.filter(game_status__in=(Game.Status.OPEN,
                                                              Game.Status.PLAYING))
                .select_related("game__preset").defer("game__state")

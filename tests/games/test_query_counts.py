@@ -193,3 +193,20 @@ def test_admin_lists_ask_as_much_for_many_rows(admin_client, alice, bob, classic
     shown = [int(n) for n in re.findall(r"<div>(\d+) · ", body)]
     last = game.moves.order_by("-seq").first().seq
     assert shown == list(range(last, last - ADMIN_MOVES, -1))
+
+
+def test_admin_game_search_finds_the_same_games_by_id_or_by_name(admin_client, alice, bob,
+                                                                 carol, classic, monkeypatch):
+    from games import admin as games_admin
+
+    mine = [table(alice, classic, [bob]).pk, table(carol, classic, [alice]).pk]
+    others = table(bob, classic, [carol]).pk
+
+    def listed(term: str) -> set[int]:
+        body = admin_client.get(f"/admin/games/game/?q={term}").content.decode()
+        return {int(n) for n in re.findall(r'/admin/games/game/(\d+)/change/', body)}
+
+    assert listed("alic") == set(mine) and others not in listed("alic")  # asked by id
+    monkeypatch.setattr(games_admin, "SEARCH_PLAYERS", 0)  # a word naming too many players
+    assert listed("alic") == set(mine)
+    assert listed("alic bob") == {mine[0]}
