@@ -225,7 +225,7 @@ def copy_moves() -> int:
 
     at = ("p.move_start + p.move_step * m.k * interval '1 second'"
           if connection.vendor == "postgresql" else
-          "strftime('%%Y-%%m-%%d %%H:%%M:%%f', p.move_start, "
+          "strftime('%Y-%m-%d %H:%M:%f', p.move_start, "
           "'+' || (p.move_step * m.k) || ' seconds')")
     return copy_rows(Move, "bench_plan p JOIN bench_template_move m ON m.game_id = p.tpl "
                      "LEFT JOIN bench_plan_seat ps ON ps.gid = p.gid AND ps.number = m.seat",
