@@ -171,6 +171,10 @@ def test_tournament_pages_ask_as_much_for_big_fields(alice, bob, carol, classic,
         admin_client, f"/admin/games/tournament/{second.pk}/change/")
     grows_not(lambda: queries(c, "/tournaments/"),
               lambda: [tournament(classic, small, [], Tournament.Status.OPEN) for _ in range(5)])
+    entrant = client_for(small[0])  # and its own list of the tournaments they entered
+    grows_not(lambda: queries(entrant, "/tournaments/"),
+              lambda: [tournament(classic, small, [], Tournament.Status.FINISHED)
+                       for _ in range(3)])
 
 
 def test_the_lobby_asks_as_much_for_many_open_tables(alice, bob, carol, classic, seeded):
