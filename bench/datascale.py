@@ -226,7 +226,7 @@ def copy_moves() -> int:
     at = ("p.move_start + p.move_step * m.k * interval '1 second'"
           if connection.vendor == "postgresql" else
           "strftime('%Y-%m-%d %H:%M:%f', p.move_start, "
-          "'+' || (p.move_step * m.k) || ' seconds')")
+          "printf('%+.3f seconds', p.move_step * m.k))")  # a signed modifier, never 1e-05
     return copy_rows(Move, "bench_plan p JOIN bench_template_move m ON m.game_id = p.tpl "
                      "LEFT JOIN bench_plan_seat ps ON ps.gid = p.gid AND ps.number = m.seat",
                      "m", {"game_id": "p.gid", "at": at,
