@@ -169,6 +169,8 @@ def test_tournament_pages_ask_as_much_for_big_fields(alice, bob, carol, classic,
     admin_client = client_for(get_user_model().objects.create_superuser("boss"))
     assert queries(admin_client, f"/admin/games/tournament/{first.pk}/change/") == queries(
         admin_client, f"/admin/games/tournament/{second.pk}/change/")
+    grows_not(lambda: queries(admin_client, "/admin/games/entry/"),  # its players prefetched
+              lambda: tournament(classic, big, [], Tournament.Status.OPEN))
     grows_not(lambda: queries(c, "/tournaments/"),
               lambda: [tournament(classic, small, [], Tournament.Status.OPEN) for _ in range(5)])
     entrant = client_for(small[0])  # and its own list of the tournaments they entered
