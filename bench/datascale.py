@@ -85,6 +85,13 @@ def insert(model: Any, names: Sequence[str], rows: Iterable[tuple]) -> int:
     from django.db import connection
 
     fields = [model._meta.get_field(n) for n in names]
+    # Columns the fill doesn't name (added since) take their fields' defaults: Django
+    # keeps defaults in Python, so the table's columns have none of their own.
+    rest = [f for f in model._meta.concrete_fields
+            if f not in fields and not f.primary_key and not f.null]
+    fields += rest
+    defaults = tuple(f.get_default() for f in rest)
+    rows = (tuple(row) + defaults for row in rows)
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     table = connection.ops.quote_name(model._meta.db_table)
     preps = [f.get_db_prep_save for f in fields]
@@ -118,6 +125,149 @@ def reset_sequences(*models: Any) -> None:
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), list(models)):
             cursor.execute(sql)
+
+
+PLAN_COLUMNS = ("gid", "tpl", "status", "private", "token", "created_by", "created_at",
+                "started_at", "finished_at", "turn_started", "deadline", "next_reminder",
+                "move_start", "move_step")
+
+
+def raw_insert(table: str, columns: Sequence[str], rows: Iterable[tuple]) -> None:
+    """Rows of plain values into a table the fill made for itself (COPY on PostgreSQL)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            return
+        adapt = connection.ops.adapt_datetimefield_value
+        cursor.executemany(
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+            f"({', '.join(['%s'] * len(columns))})",
+            [[adapt(v) if isinstance(v, datetime) else v for v in row] for row in rows])
+
+
+def make_plan_tables() -> None:
+    """The plan of every game (its template, players and times) as tables, and the
+    templates' moves numbered in order: the games' rows are then made in SQL."""
+    from django.db import connection
+
+    stamp = "timestamp with time zone" if connection.vendor == "postgresql" else "datetime"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE TABLE bench_plan (gid integer PRIMARY KEY, tpl integer, status varchar(8), "
+            f"private boolean, token varchar(32), created_by integer, created_at {stamp}, "
+            f"started_at {stamp}, finished_at {stamp}, turn_started {stamp}, deadline {stamp}, "
+            f"next_reminder {stamp}, move_start {stamp}, move_step double precision)")
+        cursor.execute("CREATE TABLE bench_plan_seat (gid integer, number integer, "
+                       "player integer, PRIMARY KEY (gid, number))")
+        cursor.execute("CREATE TABLE bench_template_move AS SELECT m.*, "
+                       "row_number() OVER (PARTITION BY m.game_id ORDER BY m.seq) - 1 AS k "
+                       "FROM games_move m")  # only the templates' moves exist yet
+
+
+def copy_rows(model: Any, source: str, template: str, overrides: dict[str, str]) -> int:
+    """INSERT INTO the model's table SELECT its columns FROM `source`: each column from
+    the template's row (`template`, an alias in `source`) unless `overrides` gives it
+    an expression; the id is left to the table (the game's is the plan's)."""
+    from django.db import connection
+
+    columns, values = [], []
+    for field in model._meta.concrete_fields:
+        column = field.column
+        if field.primary_key and column not in overrides:
+            continue
+        columns.append(connection.ops.quote_name(column))
+        values.append(overrides.get(column, f"{template}.{connection.ops.quote_name(column)}"))
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {model._meta.db_table} ({', '.join(columns)}) "
+                       f"SELECT {', '.join(values)} FROM {source}")
+        return cursor.rowcount
+
+
+def copy_games() -> None:
+    """The planned games, their seats and (finished) deals, copied from their templates'
+    rows in SQL, with the plan's ids, players, times and status."""
+    from games.models import DealRecord, Game, Seat
+
+    game_columns = {f.column for f in Game._meta.concrete_fields}
+    overrides = {"id": "p.gid", "status": "p.status", "private": "p.private",
+                 "invite_token": "p.token", "created_by_id": "p.created_by",
+                 "created_at": "p.created_at", "started_at": "p.started_at",
+                 "finished_at": "p.finished_at", "turn_started": "p.turn_started",
+                 "deadline": "p.deadline", "next_reminder": "p.next_reminder",
+                 "move_email_at": "NULL", "reminders_sent": "0", "lesson": "FALSE",
+                 "paused_at": "NULL", "challenged_id": "NULL", "rematch_id": "NULL"}
+    copy_rows(Game, "bench_plan p JOIN games_game t ON t.id = p.tpl", "t",
+              {k: v for k, v in overrides.items() if k in game_columns})
+    seat_columns = {f.column for f in Seat._meta.concrete_fields}
+    seat = {"game_id": "p.gid", "player_id": "ps.player", "wants_rematch": "FALSE",
+            "auto_pass": "FALSE", "auto_take": "FALSE", "pushed_version": "NULL",
+            "lost": "CASE WHEN p.status = 'finished' THEN ts.lost END",
+            "game_status": "p.status", "game_private": "p.private",
+            "game_preset_id": "t.preset_id", "game_finished_at": "p.finished_at"}
+    copy_rows(Seat, "bench_plan p JOIN games_game t ON t.id = p.tpl "
+              "JOIN games_seat ts ON ts.game_id = p.tpl LEFT JOIN bench_plan_seat ps "
+              "ON ps.gid = p.gid AND ps.number = ts.number", "ts",
+              {k: v for k, v in seat.items() if k in seat_columns})
+    copy_rows(DealRecord, "bench_plan p JOIN games_dealrecord td ON td.game_id = p.tpl "
+              "WHERE p.status = 'finished'", "td",
+              {"game_id": "p.gid", "finished_at": "p.finished_at"})
+
+
+def copy_moves() -> int:
+    """Every planned game's moves, its template's in order, spread over its time."""
+    from django.db import connection
+
+    from games.models import Move
+
+    at = ("p.move_start + p.move_step * m.k * interval '1 second'"
+          if connection.vendor == "postgresql" else
+          "strftime('%Y-%m-%d %H:%M:%f', p.move_start, "
+          "printf('%+.3f seconds', p.move_step * m.k))")  # a signed modifier, never 1e-05
+    return copy_rows(Move, "bench_plan p JOIN bench_template_move m ON m.game_id = p.tpl "
+                     "LEFT JOIN bench_plan_seat ps ON ps.gid = p.gid AND ps.number = m.seat",
+                     "m", {"game_id": "p.gid", "at": at,
+                           "player_id": "CASE WHEN m.player_id IS NOT NULL THEN ps.player END"})
+
+
+def suspend_constraints(models: Sequence[Any]) -> list[str]:
+    """PostgreSQL: drop the tables' indexes (not their primary keys), unique and foreign
+    key constraints while the fill copies into them; the statements that make them
+    again (restore_constraints), each built once over the filled table."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return []
+    tables = [m._meta.db_table for m in models]
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL synchronous_commit = off")
+        cursor.execute("SET LOCAL maintenance_work_mem = '512MB'")
+        cursor.execute("SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) "
+                       "FROM pg_constraint WHERE conrelid = ANY(%s::regclass[]) "
+                       "AND contype IN ('f', 'u')", [tables])
+        constraints = cursor.fetchall()
+        for table, name, _definition in constraints:
+            cursor.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{name}"')
+        cursor.execute("SELECT indexrelid::regclass::text, pg_get_indexdef(indexrelid) "
+                       "FROM pg_index WHERE indrelid = ANY(%s::regclass[]) "
+                       "AND NOT indisprimary", [tables])
+        indexes = cursor.fetchall()
+        for name, _definition in indexes:
+            cursor.execute(f"DROP INDEX {name}")
+    return [definition for _name, definition in indexes] + [
+        f'ALTER TABLE {table} ADD CONSTRAINT "{name}" {definition}'
+        for table, name, definition in constraints]
+
+
+def restore_constraints(statements: list[str]) -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        for statement in statements:
+            cursor.execute(statement)
 
 
 # ----------------------------------------------------------------------------- templates
@@ -181,19 +331,6 @@ def make_templates(rng: random.Random, finished: int, playing: int) -> dict[str,
 
 
 # ----------------------------------------------------------------------------- the fill
-GAME_COPIED = ("preset", "rules", "players", "deals", "loss_limit", "move_time",
-               "fill_bot_level", "state", "version", "time_control", "bank_time", "increment",
-               "turn_seat", "forfeited_seat", "timeout_marks", "last_move_mark", "rated")
-GAME_NAMES = ("id", *GAME_COPIED, "status", "private", "invite_token", "created_by",
-              "created_at", "started_at", "finished_at", "turn_started", "deadline",
-              "next_reminder", "move_email_at", "reminders_sent", "lesson")
-SEAT_COPIED = ("number", "bot_level", "team", "timeouts", "timeouts_total", "bank",
-               "resigned_deal", "resigned_event", "bot_number")
-SEAT_NAMES = ("game", "player", *SEAT_COPIED, "wants_rematch", "auto_pass", "auto_take",
-              "auto_moves")
-MOVE_NAMES = ("game", "seq", "seat", "player", "actions", "kind", "at")
-DEAL_NAMES = ("game", "number", "history", "loser", "losing_team", "draw", "out", "resigned",
-              "finished_at")
 CHANGE_NAMES = ("game", "player", "pool", "players", "place", "lost", "mu_before",
                 "sigma_before", "mu_after", "sigma_after", "at")
 PHRASES = ("gg", "hello", "well played", "oops", "nice defence", "one more?")
@@ -270,7 +407,6 @@ def fill(scale: float, seed: int = 1) -> None:
 
     # Plan every game: (template, players by seat, created_at, status).
     plans: list[tuple[Template, list[int], datetime, str]] = []
-    attnames = {f.name: f.attname for f in Game._meta.concrete_fields}
     finished_t = templates["finished"]
     busy_at = set(rng.sample(range(n["finished"]), busiest_games))
     typical_at = set(rng.sample(range(n["finished"]), min(120, n["finished"] // 8)))
@@ -366,29 +502,25 @@ def fill(scale: float, seed: int = 1) -> None:
         reset_sequences(Player)
     print(f"  {count:,} players at {time.perf_counter() - t0:.0f} s", flush=True)
 
-    game_rows: list[tuple] = []
-    seat_rows: list[tuple] = []
-    deal_rows: list[tuple] = []
     change_rows: list[tuple] = []
     chat_rows: list[tuple] = []
-    game_times: dict[int, tuple[datetime, datetime]] = {}
+    plan_rows: list[tuple] = []
+    plan_seat_rows: list[tuple] = []
     gid_of: list[int] = []
 
     def flush_small() -> None:
-        insert(Game, GAME_NAMES, game_rows)
-        insert(Seat, seat_names, seat_rows)
-        insert(DealRecord, DEAL_NAMES, deal_rows)
         insert(RatingChange, CHANGE_NAMES, change_rows)
         insert(ChatMessage, ("game", "author", "text", "phrase", "at"), chat_rows)
-        for rows in (game_rows, seat_rows, deal_rows, change_rows, chat_rows):
+        raw_insert("bench_plan", PLAN_COLUMNS, plan_rows)
+        raw_insert("bench_plan_seat", ("gid", "number", "player"), plan_seat_rows)
+        for rows in (change_rows, chat_rows, plan_rows, plan_seat_rows):
             rows.clear()
 
-    # Columns that games' migration 0025 adds (a fill with the code before it has none).
-    has_lost = any(f.name == "lost" for f in Seat._meta.fields)
-    seat_names = (*SEAT_NAMES, "lost") if has_lost else SEAT_NAMES
     brackets = [f.name for f in Rating._meta.fields if f.name.startswith("games_")]
     bracket_counts: dict[tuple[int, str], int] = defaultdict(int)
     with transaction.atomic():
+        kept = suspend_constraints((Game, Seat, Move, DealRecord, RatingChange, ChatMessage))
+        make_plan_tables()
         for i, (tpl, seats, at, status) in enumerate(plans):
             gid = first_game + i
             gid_of.append(gid)
@@ -396,25 +528,16 @@ def fill(scale: float, seed: int = 1) -> None:
             finished = status == Game.Status.FINISHED
             started = at + timedelta(minutes=rng.uniform(1, 60))
             end = started + timedelta(hours=rng.uniform(0.2, 72)) if finished else None
-            game_times[gid] = (started, end or now)
             deadline = now + timedelta(hours=rng.uniform(2, 23)) if status == (
                 Game.Status.PLAYING) else None
-            game_rows.append((
-                gid, *(getattr(g, attnames[x]) for x in GAME_COPIED),
-                status, i % 17 == 5, f"year{gid}", seats[0], at,
+            step = ((end or now) - started).total_seconds() / max(1, len(tpl.moves))
+            plan_rows.append((
+                gid, g.pk, status, i % 17 == 5, f"year{gid}", seats[0], at,
                 started if status != Game.Status.OPEN else None, end,
                 now - timedelta(hours=1) if deadline else None, deadline,
-                deadline - timedelta(hours=1) if deadline else None, None, 0, False))
-            by_number = dict(enumerate(seats))
-            for s in tpl.seats:
-                seat_rows.append((gid, by_number.get(s.number),
-                                  *(getattr(s, x) for x in SEAT_COPIED), False, False, False, [],
-                                  *([tpl.lost[s.number] if finished else None]
-                                    if has_lost else [])))
+                deadline - timedelta(hours=1) if deadline else None, started, step))
+            plan_seat_rows.extend((gid, number, pid) for number, pid in enumerate(seats))
             if finished:
-                for d in tpl.deals:
-                    deal_rows.append((gid, d.number, d.history, d.loser, d.losing_team, d.draw,
-                                      d.out, d.resigned, end))
                 if g.rated:
                     for number, pid in enumerate(seats):
                         key = (pid, tpl.pool)
@@ -432,22 +555,12 @@ def fill(scale: float, seed: int = 1) -> None:
                     for k in range(3):
                         chat_rows.append((gid, seats[k % len(seats)], "", rng.choice(PHRASES),
                                           started + timedelta(minutes=k)))
-            if len(game_rows) >= 5000:
+            if len(plan_rows) >= 20000:
                 flush_small()
         flush_small()
+        copy_games()
         print(f"  {len(plans):,} games at {time.perf_counter() - t0:.0f} s", flush=True)
-
-        def move_rows():
-            for i, (tpl, seats, _at, _status) in enumerate(plans):
-                gid = gid_of[i]
-                start, end = game_times[gid]
-                step = (end - start) / max(1, len(tpl.moves))
-                for k, m in enumerate(tpl.moves):
-                    yield (gid, m.seq, m.seat, seats[m.seat] if m.seat is not None and m.seat < len(
-                        seats) and m.player_id is not None else None, m.actions, m.kind,
-                           start + step * k)
-
-        moves = insert(Move, MOVE_NAMES, move_rows())
+        moves = copy_moves()
         print(f"  {moves:,} moves at {time.perf_counter() - t0:.0f} s", flush=True)
         insert(Rating, ("player", "pool", "mu", "sigma", "games", *brackets),
                ((pid, pool, v[0], v[1], v[2], *(bracket_counts[(pid, b)] if pool == "individual"
@@ -507,6 +620,10 @@ def fill(scale: float, seed: int = 1) -> None:
                            "typical integer, admin integer)")
             cursor.execute(f"INSERT INTO {DONE_TABLE} VALUES (%s, %s, %s, %s)",
                            [f"{scale:g}", busiest, typical, ids[0]])
+            for table in ("bench_plan", "bench_plan_seat", "bench_template_move"):
+                cursor.execute(f"DROP TABLE {table}")
+        restore_constraints(kept)
+        print(f"  indexes and constraints at {time.perf_counter() - t0:.0f} s", flush=True)
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("VACUUM ANALYZE")

@@ -5,7 +5,7 @@ Nothing but games.services writes a Game, its seats or its moves once the game e
 
 import secrets
 from datetime import timedelta
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -397,6 +397,17 @@ class Seat(models.Model):
     # (not a full draw). A profile counts it without reading the match (docs/design.md,
     # "A year of data").
     lost = models.BooleanField(_("lost the match"), null=True, blank=True, editable=False)
+    # The game's facts a player's lists filter and sort by, copied onto each seat so an
+    # index on the seat answers them (docs/design.md, "A year of data"): kept in step by
+    # services.change.Change.save, the one door of every change of a game.
+    game_status = models.CharField(max_length=8, choices=Game.Status, default=Game.Status.OPEN,
+                                   editable=False)
+    game_private = models.BooleanField(default=False, editable=False)
+    game_preset = models.ForeignKey(RulePreset, on_delete=models.PROTECT, null=True,
+                                    editable=False, related_name="+", db_index=False)
+    game_finished_at = models.DateTimeField(null=True, editable=False)
+
+    FACTS = ("game_status", "game_private", "game_preset_id", "game_finished_at")
 
     class Meta:
         ordering = ("game", "number")
@@ -404,6 +415,12 @@ class Seat(models.Model):
         verbose_name_plural = _("seats")
         indexes = [  # a player's latest games (the profile), newest first by game id
             models.Index(fields=["player", "-game"], name="seat_player_newest"),
+            # a player's games by status, latest finished first (My games, reliability)
+            models.Index(fields=["player", "game_status", "-game_finished_at", "-game"],
+                         name="seat_player_status_finished"),
+            # a profile's games per rule preset, read from the index alone
+            models.Index(fields=["player", "game_private", "game_preset", "lost", "game"],
+                         name="seat_player_presets"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),
@@ -413,6 +430,18 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.number} {self.name}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self._state.adding and self.game_preset_id is None and self.game_id is not None:
+            for name, value in self.facts_of(self.game).items():  # a seat made on its own
+                setattr(self, name, value)
+        super().save(*args, **kwargs)
+
+    @staticmethod
+    def facts_of(game: Game) -> dict[str, Any]:
+        """The game's facts as its seats keep them (FACTS)."""
+        return {"game_status": game.status, "game_private": game.private,
+                "game_preset_id": game.preset_id, "game_finished_at": game.finished_at}
 
     @property
     def is_bot(self) -> bool:

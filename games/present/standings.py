@@ -113,22 +113,22 @@ def record(player: Player, viewer: Someone) -> dict[str, Any]:
     results with their rating changes; a bounded number of queries whatever the count."""
     mine = viewer is not None and viewer.is_authenticated and (
         viewer.pk == player.pk or viewer.is_staff)
-    seats = Seat.objects.filter(player=player)
+    seats = Seat.objects.filter(player=player)  # the game's facts read from the seat
     hidden = 0
     if not mine:  # a private game is listed for its own players (and staff) only
-        shared = Q(game__private=False)
+        shared = Q(game_private=False)
         if viewer is not None and viewer.is_authenticated:
             shared |= Q(Exists(Seat.objects.filter(player=viewer, game=OuterRef("game"))))
         hidden = seats.exclude(shared).count()
         seats = seats.filter(shared)
     done = seats.filter(lost__isnull=False)
     labels = {p.pk: p.label for p in RulePreset.objects.all()}
-    presets = [{"name": labels.get(row["game__preset"], ""), "played": row["played"],
+    presets = [{"name": labels.get(row["game_preset"], ""), "played": row["played"],
                 "lost": row["lost"]}
-               for row in done.values("game__preset").order_by()
-               .annotate(played=Count("pk"), lost=Count("pk", filter=Q(lost=True)))]
-    current = [s.game for s in seats.filter(game__status__in=(Game.Status.OPEN,
-                                                              Game.Status.PLAYING))
+               for row in done.values("game_preset").order_by()
+               .annotate(played=Count("lost"), lost=Count("lost", filter=Q(lost=True)))]
+    current = [s.game for s in seats.filter(game_status__in=(Game.Status.OPEN,
+                                                             Game.Status.PLAYING))
                .select_related("game__preset").defer("game__state")
                .order_by("-game_id")[:20]]
     # Newest first by game id (as made), along the index on (player, game).

@@ -96,6 +96,7 @@ class Change:
             game.save()
         rows.insert(Move(game=game, seq=game.version, seat=seat, player=player,
                          actions=list(actions), kind=kind))
+        keep_seat_facts(game, seats)
         bot_to_move = not bot_plays_on and (order_due or bot_holds_initiative(game, seats))
         delay = bot_pace(seats, kind) if bot_to_move else 0.0
         transaction.on_commit(partial(self._tell, bot_to_move, delay), robust=True)
@@ -116,6 +117,19 @@ class Change:
         committed (carried.carry: no other process reads them again to push them)."""
         notify.game_changed(self.game.pk, self.game.version, bot_to_move=bot_to_move,
                             bot_delay=bot_delay, state=carry(self.game, self.seats))
+
+
+def keep_seat_facts(game: Game, seats: list[Seat]) -> None:
+    """The game's facts on its seats (Seat.FACTS: status, privacy, preset, finish time),
+    written when they changed (a game made, started, finished or aborted): one UPDATE,
+    none for a move (docs/design.md, "A year of data")."""
+    facts = Seat.facts_of(game)
+    if all(getattr(s, name) == value for s in seats for name, value in facts.items()):
+        return
+    Seat.objects.filter(game=game).update(**facts)
+    for seat in seats:
+        for name, value in facts.items():
+            setattr(seat, name, value)
 
 
 def _log_move(game: Game, kind: str, seat: int | None, locked_at: float | None) -> None:

@@ -126,7 +126,8 @@ def create_game(creator: Someone, preset: RulePreset | None, *, players: int,
         seats = [
             Seat(game=game, number=n, team=rules.team_of(n),
                  player=maker if n == 0 else None,
-                 bot_level=levels[n - first_bot] if n >= first_bot else "")
+                 bot_level=levels[n - first_bot] if n >= first_bot else "",
+                 **Seat.facts_of(game))
             for n in range(players)
         ]
         Seat.objects.bulk_create(seats)

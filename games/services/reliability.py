@@ -30,7 +30,7 @@ def reliability(player: Player, now: datetime | None = None) -> Reliability | No
     """The player's figure, or None before their first finished game in the window."""
     since = (now or timezone.now()) - timedelta(days=RELIABILITY_DAYS)
     counts = Seat.objects.filter(
-        player=player, game__status=Game.Status.FINISHED, game__finished_at__gte=since,
+        player=player, game_status=Game.Status.FINISHED, game_finished_at__gte=since,
     ).aggregate(games=Count("pk"), clean=Count("pk", filter=Q(timeouts_total=0)))
     if not counts["games"]:
         return None

@@ -56,7 +56,8 @@ def _open_rematch(game: Game, seats: list[Seat]) -> Game:
         bot = "" if seat.player_id is not None else seat.bot_level  # a person plays again
         rotated.append(Seat(game=new, number=number, team=rules.team_of(number),
                             player_id=seat.player_id, bot_level=bot,
-                            bot_number=(seat.bot_number or seat.number + 1) if bot else None))
+                            bot_number=(seat.bot_number or seat.number + 1) if bot else None,
+                            **Seat.facts_of(new)))
     Seat.objects.bulk_create(rotated)
     change = new_change(new)
     start_match(new, change.seats)

@@ -41,8 +41,8 @@ def _list_page(request, form=None, status=200):
     if wants_partial(request) and request.htmx.target == "create-tournament":
         return render(request, "games/tournaments.html#create_tournament", {"form": form},
                       status=status)
-    mine = (Tournament.objects.filter(entries__player=request.user).order_by("-created_at")[:20]
-            if request.user.is_authenticated else [])
+    mine = (Tournament.objects.filter(entries__player=request.user).select_related("preset")
+            .order_by("-created_at")[:20] if request.user.is_authenticated else [])
     return render(request, "games/tournaments.html", {
         "tournaments": listed(), "mine": mine, "form": form,
     }, status=status)

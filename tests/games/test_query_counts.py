@@ -56,11 +56,12 @@ def copies(game: Game, n: int, players=None) -> list[Game]:
         copy.pk = None
         copy.invite_token = f"copy{game.pk}-{i}-{len(made)}"
         copy.save()
-        Game.objects.filter(pk=copy.pk).update(
-            finished_at=(game.finished_at or timezone.now()) + timedelta(minutes=i + 1))
+        at = (game.finished_at or timezone.now()) + timedelta(minutes=i + 1)
+        Game.objects.filter(pk=copy.pk).update(finished_at=at)
         for seat in seats:
             seat.pk = None
             seat.game = copy
+            seat.game_finished_at = at  # the game's facts on its seats (Seat.FACTS)
             if players is not None:
                 seat.player = players[seat.number]
         Seat.objects.bulk_create(seats)
@@ -168,8 +169,14 @@ def test_tournament_pages_ask_as_much_for_big_fields(alice, bob, carol, classic,
     admin_client = client_for(get_user_model().objects.create_superuser("boss"))
     assert queries(admin_client, f"/admin/games/tournament/{first.pk}/change/") == queries(
         admin_client, f"/admin/games/tournament/{second.pk}/change/")
+    grows_not(lambda: queries(admin_client, "/admin/games/entry/"),  # its players prefetched
+              lambda: tournament(classic, big, [], Tournament.Status.OPEN))
     grows_not(lambda: queries(c, "/tournaments/"),
               lambda: [tournament(classic, small, [], Tournament.Status.OPEN) for _ in range(5)])
+    entrant = client_for(small[0])  # and its own list of the tournaments they entered
+    grows_not(lambda: queries(entrant, "/tournaments/"),
+              lambda: [tournament(classic, small, [], Tournament.Status.FINISHED)
+                       for _ in range(3)])
 
 
 def test_the_lobby_asks_as_much_for_many_open_tables(alice, bob, carol, classic, seeded):
@@ -192,3 +199,20 @@ def test_admin_lists_ask_as_much_for_many_rows(admin_client, alice, bob, classic
     shown = [int(n) for n in re.findall(r"<div>(\d+) · ", body)]
     last = game.moves.order_by("-seq").first().seq
     assert shown == list(range(last, last - ADMIN_MOVES, -1))
+
+
+def test_admin_game_search_finds_the_same_games_by_id_or_by_name(admin_client, alice, bob,
+                                                                 carol, classic, monkeypatch):
+    from games import admin as games_admin
+
+    mine = [table(alice, classic, [bob]).pk, table(carol, classic, [alice]).pk]
+    others = table(bob, classic, [carol]).pk
+
+    def listed(term: str) -> set[int]:
+        body = admin_client.get(f"/admin/games/game/?q={term}").content.decode()
+        return {int(n) for n in re.findall(r'/admin/games/game/(\d+)/change/', body)}
+
+    assert listed("alic") == set(mine) and others not in listed("alic")  # asked by id
+    monkeypatch.setattr(games_admin, "SEARCH_PLAYERS", 0)  # a word naming too many players
+    assert listed("alic") == set(mine)
+    assert listed("alic bob") == {mine[0]}
