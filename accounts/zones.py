@@ -112,11 +112,21 @@ def zone_label(zone: str, now: datetime | None = None) -> str:
 
 
 def zone_choices(now: datetime | None = None) -> list:
-    """The profile's grouped choices: (region, [(zone, label)…]) by region, then city."""
+    """The profile's grouped choices: (region, [(zone, label)…]) by region, then city, in
+    the active language; made once a quarter of an hour (an offset changes on the hour or
+    the half hour)."""
+    now = now or timezone.now()
+    quarter = now.replace(minute=now.minute - now.minute % 15, second=0, microsecond=0)
+    return _choices_at(translation.get_language() or "en", quarter)
+
+
+@memo("accounts.zones.choices", maxsize=16)
+def _choices_at(language: str, now: datetime) -> list:
     groups: dict[str, list[tuple[str, str]]] = {}
-    for zone in current_zones():
-        region = zone.split("/")[0]
-        if region in REGIONS:
-            groups.setdefault(region, []).append((zone, zone_label(zone, now)))
+    with translation.override(language):
+        for zone in current_zones():
+            region = zone.split("/")[0]
+            if region in REGIONS:
+                groups.setdefault(region, []).append((zone, zone_label(zone, now)))
     return [("UTC", "UTC")] + [(REGIONS[region], sorted(groups[region], key=lambda c: c[1]))
                                for region in REGIONS if region in groups]
