@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models import F
 from django.urls import reverse
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -532,6 +533,9 @@ class Rating(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "pool"], name="rating_player_pool_unique"),
         ]
+        # The leaderboards' order (present/standings.py): the best 100 read from the index.
+        indexes = [models.Index(F("pool"), (F("mu") - 3 * F("sigma")).desc(),
+                                name="rating_board")]
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.pool} {self.mu:.2f}±{self.sigma:.2f}"
