@@ -304,8 +304,10 @@ def resign(request, game_id):
     game = _get_game(request, game_id)
     if services.seat_of(game, request.user) is None or not game.is_playing:
         return to_table(request, game)
-    template = "games/resign.html" + ("#confirm" if wants_partial(request) else "")
-    return render(request, template, {"game": game, "meaning": outcome.resign_meaning(game)})
+    in_dialog = wants_partial(request)
+    template = "games/resign.html" + ("#confirm" if in_dialog else "")
+    return render(request, template, {"game": game, "meaning": outcome.resign_meaning(game),
+                                      "in_dialog": in_dialog})
 
 
 @require_POST

@@ -124,10 +124,16 @@ def test_the_confirmation_says_what_resigning_means(duel, alice, pairs, bob, car
     assert "<html" not in body and "You lose the match" in body
     assert f'hx-post="/games/{duel.pk}/resign/"' in body
     assert "Yes, resign" in body and "No, keep playing" in body
-    # The page itself (no htmx) says the same; nothing changed by looking.
-    assert "You lose the match" in c.get(f"/games/{duel.pk}/resign/").content.decode()
+    # The page itself (no htmx) says the same; nothing changed by looking. Its form posts
+    # plainly: the page has no table for an htmx answer to replace.
+    page = c.get(f"/games/{duel.pk}/resign/").content.decode()
+    assert "You lose the match" in page and "hx-post" not in page.split("confirm-resign")[1]
     duel.refresh_from_db()
     assert duel.is_playing
+    answer = c.post(f"/games/{duel.pk}/resign/")
+    assert answer.status_code == 302 and answer["Location"] == table_url(duel)
+    duel.refresh_from_db()
+    assert not duel.is_playing
     team = services.create_game(alice, pairs, players=4, bots=3, move_time=timedelta(hours=1))
     body = c.get(f"/games/{team.pk}/resign/").content.decode()
     assert "Your team plays on" in body
