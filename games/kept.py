@@ -5,7 +5,8 @@ A cache is bounded (the oldest out, or dropped after some seconds), named, and s
 across threads (views and sync consumers run in Daphne's threads): a dict, or cachetools'
 TTLCache under a lock. Every cache made here is listed by name, so
 that tests clear them all from one place (`forget_all`). A leaf of games: the engine and
-bots use it too, and it imports nothing of the site or a framework.
+bots use it too, and it imports nothing of the site or a framework (cachetools only for a
+timed cache, which the engine never makes: the deal checker runs on the standard library).
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import functools
 import threading
 import weakref
 from collections.abc import Callable, Hashable
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from cachetools import TTLCache
+if TYPE_CHECKING:
+    from cachetools import TTLCache
 
 _every: weakref.WeakValueDictionary[str, Kept[Hashable, object]] = weakref.WeakValueDictionary()
 _every_lock = threading.Lock()
@@ -35,8 +37,11 @@ class Kept[K: Hashable, V]:
                  lasting: bool = False) -> None:
         self.name, self.maxsize, self.seconds, self.lasting = name, maxsize, seconds, lasting
         self._items: dict[K, V] = {}
-        self._timed: TTLCache[K, V] | None = (None if seconds is None
-                                              else TTLCache(maxsize, ttl=seconds))
+        self._timed: TTLCache[K, V] | None = None
+        if seconds is not None:  # imported here: the engine, standard library only, never times
+            from cachetools import TTLCache
+
+            self._timed = TTLCache(maxsize, ttl=seconds)
         self._lock = threading.Lock()
         with _every_lock:
             if name in _every:

@@ -433,7 +433,7 @@ class Seat(models.Model):
         return f"{self.game_id}#{self.number} {self.name}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        if self._state.adding and self.game_preset_id is None and self.game_id is not None:
+        if self.pk is None and self.game_preset_id is None and self.game_id is not None:
             for name, value in self.facts_of(self.game).items():  # a seat made on its own
                 setattr(self, name, value)
         super().save(*args, **kwargs)

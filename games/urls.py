@@ -43,6 +43,7 @@ urlpatterns = [
     path("leaderboards/", history.leaderboards, name="leaderboards"),
     path("leaderboards/computer/", ladder.bot_ladder, name="bot_ladder"),
     path("deals/check/", deals.check_deal, name="check_deal"),
+    path("deals/check/durak-check.zip", deals.checker_download, name="deal_checker"),
     path("games/<int:game_id>/check/", deals.check_game, name="check_game"),
     path("games/<int:game_id>/deals/<int:number>/", table.deal_record, name="deal_record"),
     path("games/<int:game_id>/resign/", table.resign, name="resign"),

@@ -3,7 +3,7 @@ finished game's own, checked against its seed and salt by the engine."""
 
 from __future__ import annotations
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from .. import services
 from ..limits import limited
 from ..models import Game
-from ..present import fairness, replay
+from ..present import checker, fairness, replay
 from ..wire import read_json
 
 MAX_EXPORT = 1024 * 1024  # bytes: a match of 99 deals fits
@@ -70,3 +70,11 @@ def check_game(request, game_id):
     except replay.NoReplay as exc:
         return render(request, TEMPLATE, {"message": str(exc), "game": game}, status=409)
     return render(request, TEMPLATE, {**fairness.check_context(record), "game": game})
+
+
+@require_GET
+def checker_download(request):
+    """The checker to run at home: the engine in a zip (present/checker.py)."""
+    response = HttpResponse(checker.checker_zip(), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{checker.NAME}"'
+    return response

@@ -161,3 +161,34 @@ def test_checks_are_limited(client, settings, exported):
     for _ in range(2):
         assert client.post(CHECK, {"export": '{"format": "durak-match/1"}'}).status_code == 200
     assert client.post(CHECK, {"export": '{"format": "durak-match/1"}'}).status_code == 429
+
+
+def test_the_checker_downloaded_from_the_page_checks_an_export_without_the_site(
+        client, exported, tmp_path):
+    """The page links the checker; run from the zip alone (no site, no Django on its path)
+    it passes a real export and fails one with a card changed."""
+    import subprocess
+    import sys
+    import zipfile
+
+    page = client.get("/deals/check/").content.decode()
+    assert 'href="/deals/check/durak-check.zip"' in page
+    answer = client.get("/deals/check/durak-check.zip")
+    assert answer.status_code == 200 and answer["Content-Type"] == "application/zip"
+    assert 'filename="durak-check.zip"' in answer["Content-Disposition"]
+    (tmp_path / "durak-check.zip").write_bytes(answer.content)
+    names = zipfile.ZipFile(tmp_path / "durak-check.zip").namelist()
+    assert "games/engine/verify.py" in names and not any("django" in n for n in names)
+    (tmp_path / "good.json").write_text(json.dumps(exported))
+    bad = copy.deepcopy(exported)
+    bad["dealt"][0]["commitment"] = "f" * 64  # a seal that is not the seed's
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+
+    def check(name):
+        return subprocess.run(
+            [sys.executable, "-S", "-m", "games.engine.verify", name], cwd=tmp_path,
+            env={"PYTHONPATH": "durak-check.zip"}, capture_output=True, text=True, timeout=60)
+
+    good = check("good.json")
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert check("bad.json").returncode != 0
