@@ -9,7 +9,7 @@ callers use `from games import services` and the names re-exported here."""
 # with a message for the player and an HTTP status; the game is then left exactly as it
 # was. Imports run one way: tasks -> services -> notify.
 
-from . import chat, friends, guests, push, tournament
+from . import apart, chat, friends, guests, push, tournament
 from .access import can_view, seat_of
 from .apply import MAX_ACTIONS, read_move
 from .botplay import BOT_MOVES_PER_TASK, bot_action, run_bots
@@ -85,5 +85,5 @@ __all__ = [
     "MOVE_EMAIL_DELAY", "send_move_emails", "send_summaries",
     "accept_challenge", "challenge", "challenge_friend", "decline_challenge", "find_player", "open_challenges",
     "send_challenge_mail", "quick_match",
-    "chat", "friends", "guests", "push", "tournament", "accept_rematch", "new_game_answers", "resign", "finish_match", "keep_deal",
+    "apart", "chat", "friends", "guests", "push", "tournament", "accept_rematch", "new_game_answers", "resign", "finish_match", "keep_deal",
 ]

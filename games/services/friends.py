@@ -64,7 +64,8 @@ def remove_friend(user: Someone, other: Player | None) -> bool:
 def block(user: Someone, other: Player | None) -> bool:
     """Block `other`: the friendship ends both ways, and from now on neither can challenge
     or invite the other, sit at the other's table or be paired with them by quick match,
-    and the user no longer reads their chat. False if they were blocked already."""
+    and the user no longer reads their chat. False if they were blocked already. The pages
+    call `apart.block`, which also ends the open tables the two share."""
     me = need_user(user)
     other = _other(me, other)
     with transaction.atomic():

@@ -50,7 +50,7 @@ CHANGES = {
     "add": (services.friends.add_friend, gettext_lazy("%(name)s is now one of your friends.")),
     "remove": (services.friends.remove_friend,
                gettext_lazy("%(name)s is no longer one of your friends.")),
-    "block": (services.friends.block, gettext_lazy(
+    "block": (services.apart.block, gettext_lazy(
         "You have blocked %(name)s: they can no longer challenge you, sit at your tables or "
         "write to you.")),
     "unblock": (services.friends.unblock, gettext_lazy("You have unblocked %(name)s.")),
