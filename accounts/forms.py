@@ -101,7 +101,7 @@ class ClaimForm(SignUpForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["email"].required = True
-        self.fields["email"].help_text = _("Needed to reset a forgotten password.")
+        self.fields["email"].help_text = _("Required: your way back in if you forget the password.")
         # Their guest name, if it will do as a username.
         name = self.instance.display_name
         self.initial["username"] = name if re.fullmatch(r"[\w.@+-]+", name) else ""

@@ -262,6 +262,7 @@ def test_a_guest_claims_the_account_and_keeps_the_games(guest):
     client = client_for(guest)
     page = client.get("/accounts/claim/").content.decode()
     assert 'value="Mum"' in page  # their name, suggested as the username
+    assert "Required: your way back in if you forget the password." in page  # the email
     response = client.post("/accounts/claim/", {
         "username": "mum", "email": "mum@example.org",
         "password1": SECRET, "password2": SECRET})
