@@ -255,6 +255,7 @@ def _pages(monkeypatch, django_user_model) -> tuple[object, dict[str, str]]:
     pages["profile"] = "/accounts/profile/"
     pages["public-profile"] = f"/accounts/u/{others[0].username}/"
     pages["leaderboards"] = "/leaderboards/"
+    pages["computer-players"] = "/leaderboards/computer/"
     preset = RulePreset.objects.get(name="Classic")
     pages["admin-preset"] = f"/admin/games/rulepreset/{preset.pk}/change/"
     return viewer, pages

@@ -46,6 +46,10 @@ def test_a_friend_is_added_from_their_profile(alice, bob):
     client = client_for(alice)
     page = client.get("/accounts/u/bob/").content.decode()
     assert "Add bob as a friend" in page and "Block bob" in page
+    # A block is asked once more: its button is inside a disclosure that says what it does.
+    confirm = page.split('<details class="block-confirm">')[1].split("</details>")[0]
+    assert "<summary>Block bob…</summary>" in confirm and "are cancelled" in confirm
+    assert 'value="block"' in confirm and 'value="block"' not in page.replace(confirm, "")
     r = befriend(client, "bob", next_url="/accounts/u/bob/")
     assert r.status_code == 302 and r["Location"] == "/accounts/u/bob/"
     assert Friend.objects.filter(player=alice, friend=bob).exists()
