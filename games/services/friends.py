@@ -104,6 +104,20 @@ def mutual_friends(user: Someone) -> list[Player]:
                                       is_active=True).order_by("username"))
 
 
+def added_by(user: Someone) -> list[Player]:
+    """The players who have added the user and whom the user has not added back (nor
+    blocked, either way), by name: the friends page offers to add them back."""
+    if user is None or not user.is_authenticated:
+        return []
+    Player = get_user_model()
+    apart = Block.objects.filter(Q(player=user) | Q(blocked=user))
+    return list(Player.objects.filter(friend_rows__friend=user, is_active=True)
+                .exclude(friend_of_rows__player=user)
+                .exclude(pk__in=apart.values("blocked_id"))
+                .exclude(pk__in=apart.values("player_id"))
+                .order_by("username"))
+
+
 def friend_ids(user: Someone) -> set[int]:
     if user is None or not user.is_authenticated:
         return set()

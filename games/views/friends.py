@@ -24,6 +24,7 @@ def _page(request, *, refusal: str | None = None, status: int = 200):
         "friends": [{"player": p, "mutual": p.pk in mutual}
                     for p in services.friends.friends_of(request.user)],
         "blocked": services.friends.blocked_players(request.user),
+        "added_by": services.friends.added_by(request.user),
         "refusal": refusal,
         "friends_online": None,  # the socket fills it in (games.live.nav)
         "live_page": "friends",

@@ -60,6 +60,19 @@ def test_a_friend_is_added_from_their_profile(alice, bob):
     assert not Friend.objects.exists()
 
 
+def test_the_friends_page_names_who_added_you_and_adds_them_back(alice, bob, carol):
+    befriend(client_for(bob), "alice")
+    befriend(client_for(carol), "alice")
+    client_for(alice).post("/friends/carol/", {"do": "block"})
+    page = client_for(alice).get("/friends/").content.decode()
+    added = page.split('id="added-title"')[1].split("</section>")[0]
+    assert "Add bob as a friend" in added and "carol" not in added  # a block keeps apart
+    befriend(client_for(alice), "bob")
+    page = client_for(alice).get("/friends/").content.decode()
+    assert 'id="added-title"' not in page  # added back: a friend both ways
+    assert Friend.objects.filter(player=alice, friend=bob).exists()
+
+
 def test_bad_friend_requests_are_refused_and_change_nothing(alice, bob):
     client = client_for(alice)
     r = befriend(client, "bob", do="marry")
