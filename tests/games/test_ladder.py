@@ -57,6 +57,8 @@ def test_the_ladder_page_shows_every_level_with_its_figures(client):
     run = ladder.run_arena(deals=2, budget=0.01, seed="page")
     assert run.deals == 6 * 2 and len(run.figures["pairs"]) == 6
     body = client.get("/leaderboards/computer/").content.decode()
+    for tag in ("table", "div", "section", "tbody"):  # every part closed where it should be
+        assert body.count(f"<{tag}") == body.count(f"</{tag}>"), tag
     for level in LEVELS:
         row = re.search(rf'<tr id="level-{level}">(.*?)</tr>', body, re.S)
         assert row, level
