@@ -184,7 +184,7 @@ def nothing_hidden(view: View) -> bool:
 
 
 class SearchBot(Bot):
-    """Determinized Monte Carlo search (Hard; Expert with more time and noisy playouts).
+    """Determinized Monte Carlo search (Hard; Expert with noisy playouts cut at a horizon).
 
     The budget is wall-clock time (`clock`); the arena's --cpu-clock counts the process's
     CPU time instead, so that other load on the machine does not weaken the bots.
