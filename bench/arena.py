@@ -95,7 +95,7 @@ def rotations[T](lineup: list[T]) -> list[list[T]]:
 
 # What the arena's bots are made of (a new module they use belongs here): the engine's
 # modules, and these modules of the bots (not the coach).
-BOT_MODULES = ("__init__.py", "base.py", "heuristic.py", "search.py")
+BOT_MODULES = ("__init__.py", "base.py", "heuristic.py", "leaf.py", "search.py")
 
 
 def bot_code() -> str:

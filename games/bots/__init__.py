@@ -28,11 +28,11 @@ from typing import Any
 from games.engine import Action, View
 
 from .base import Bot, EasyBot, MediumBot
-from .search import EXPERT_EPSILON, EXPERT_PARAMS, SearchBot
+from .search import EXPERT_EPSILON, EXPERT_HORIZON, EXPERT_PARAMS, SearchBot
 
 LEVELS = ("easy", "medium", "hard", "expert")
 LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert"}
-DEFAULT_BUDGETS = {"easy": 0.0, "medium": 0.0, "hard": 1.0, "expert": 2.0}
+DEFAULT_BUDGETS = {"easy": 0.0, "medium": 0.0, "hard": 1.0, "expert": 0.48}
 
 
 def make_bot(level: str, *, seed: Any = None, budget: float | None = None) -> Bot:
@@ -46,7 +46,8 @@ def make_bot(level: str, *, seed: Any = None, budget: float | None = None) -> Bo
                          level="hard")
     if level == "expert":
         return SearchBot(seed=seed, budget=DEFAULT_BUDGETS["expert"] if budget is None else budget,
-                         params=EXPERT_PARAMS, level="expert", epsilon=EXPERT_EPSILON)
+                         params=EXPERT_PARAMS, level="expert", epsilon=EXPERT_EPSILON,
+                         horizon=EXPERT_HORIZON)
     raise ValueError(f"Unknown bot level {level!r}: use one of {', '.join(LEVELS)}.")
 
 
@@ -60,7 +61,7 @@ def choose_action(level: str, view: View, *, budget: float | None = None,
 def bot_move(level: str, view: View, *, budget: float | None = None, seed: Any = None) -> str:
     """`choose_action` for a Celery task: JSON in, the action's token out.
 
-    A move takes about its budget (Hard 1 s, Expert 2 s; Easy and Medium a millisecond),
+    A move takes about its budget (Hard 1 s, Expert 0.48 s; Easy and Medium a millisecond),
     so a task with `soft_time_limit = budget + 2` never times out in normal operation.
     """
     return choose_action(level, view, budget=budget, seed=seed).token()

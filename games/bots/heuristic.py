@@ -54,18 +54,22 @@ _PASS, _TAKE, _EXCHANGE = Pass(), Take(), ExchangeTrump()
 
 
 def heuristic_action(deal: Deal, seat: int, legal: list[Action] | None = None,
-                     params: Params = DEFAULT) -> Action:
-    """The heuristic's choice among `deal.legal_actions(seat)` (given as `legal`)."""
+                     params: Params = DEFAULT, vals: list[int] | None = None) -> Action:
+    """The heuristic's choice among `deal.legal_actions(seat)` (given as `legal`).
+    `vals`: `card_values` for the deal's trump and pack, when the caller (a playout,
+    which asks at every step) has them."""
     if legal is None:
         legal = deal.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
+    if vals is None:
+        vals = card_values(deal.trump, deal.rules.deck_size)
     kinds = {type(a) for a in legal}  # actions without cards are equal by kind
     if ExchangeTrump in kinds:
         return _EXCHANGE  # R25: the face-up trump is always worth at least the 6
     if Take in kinds:  # R14: only a defender who has not taken may take
-        return _defend(deal, seat, legal, params)
-    return _attack(deal, seat, legal, params, leading=Pass not in kinds)
+        return _defend(deal, seat, legal, params, vals)
+    return _attack(deal, seat, legal, params, vals, leading=Pass not in kinds)
 
 
 def defence_plan(hand: list[Card], table: list[tuple[Card, Card | None]], trump: str,
@@ -97,9 +101,8 @@ def defence_plan(hand: list[Card], table: list[tuple[Card, Card | None]], trump:
     return plan
 
 
-def _defend(deal: Deal, seat: int, legal: list[Action], params: Params) -> Action:
+def _defend(deal: Deal, seat: int, legal: list[Action], params: Params, vals: list[int]) -> Action:
     trump = deal.trump
-    vals = card_values(trump, deal.rules.deck_size)
     talon = deal.talon_size
     transfers = [a for a in legal if type(a) is Transfer]
     if transfers:
@@ -122,9 +125,9 @@ def _defend(deal: Deal, seat: int, legal: list[Action], params: Params) -> Actio
     return Defend(attack, card)  # pragma: no cover - the plan uses legal pairs
 
 
-def _attack(deal: Deal, seat: int, legal: list[Action], params: Params, leading: bool) -> Action:
+def _attack(deal: Deal, seat: int, legal: list[Action], params: Params, vals: list[int],
+            leading: bool) -> Action:
     trump = deal.trump
-    vals = card_values(trump, deal.rules.deck_size)
     attacks = [a for a in legal if type(a) is Attack]
     if not attacks:
         return _PASS

@@ -22,7 +22,8 @@ from typing import Any
 from games.engine import Action, Deal, ExchangeTrump, Rules, View
 
 from .base import Bot, _match
-from .heuristic import DEFAULT, Params, heuristic_action
+from .heuristic import DEFAULT, Params, card_values, heuristic_action
+from .leaf import win_chance
 
 EXCHANGE = ExchangeTrump()
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
@@ -43,6 +44,10 @@ EXPERT_PARAMS = DEFAULT
 # playouts that see the sampled deal's other hands → 48.0%; those with common noise for
 # every candidate → 48.5%.
 EXPERT_EPSILON = 0.25
+# Expert's playouts in two-handed deals stop when the second bout they reach begins and
+# score the position by `leaf.win_chance`: about 2.5 times the sampled deals in a budget
+# (docs/arena/expert.md).
+EXPERT_HORIZON = 2
 
 
 def outcome(deal: Deal, team: int) -> float:
@@ -53,9 +58,15 @@ def outcome(deal: Deal, team: int) -> float:
 
 
 def playout(deal: Deal, team: int, params: Params = DEFAULT, rng: random.Random | None = None,
-            epsilon: float = 0.0) -> float:
-    """Play the deal to its end with the heuristic for every seat; `team`'s result."""
+            epsilon: float = 0.0, horizon: int = 0) -> float:
+    """Play the deal to its end with the heuristic for every seat; `team`'s result.
+    With a `horizon` (two players, no teams), stop at the start of the horizon-th bout
+    begun in the playout and return `team`'s chance by `leaf.win_chance` instead."""
     steps = 0
+    vals = card_values(deal.trump, deal.rules.deck_size)  # the trump holds all deal
+    rules = deal.rules
+    other = 1 - team if horizon and rules.players == 2 and not rules.teams else -1
+    bouts = 0
     while not deal.is_over:
         steps += 1
         if steps > MAX_PLAYOUT_STEPS:  # takes can pass cards round for ever at 3+ seats
@@ -70,8 +81,12 @@ def playout(deal: Deal, team: int, params: Params = DEFAULT, rng: random.Random 
         if epsilon and rng is not None and rng.random() < epsilon:
             action = legal[rng.randrange(len(legal))]
         else:
-            action = heuristic_action(deal, seat, legal, params)
+            action = heuristic_action(deal, seat, legal, params, vals)
         deal.apply(seat, action)
+        if other >= 0 and not deal.table and not deal.is_over and type(action) is not ExchangeTrump:
+            bouts += 1  # a bout has ended: the next begins
+            if bouts >= horizon:
+                return win_chance(deal, team, other, vals)
     return outcome(deal, team)
 
 
@@ -169,15 +184,17 @@ def nothing_hidden(view: View) -> bool:
 
 
 class SearchBot(Bot):
-    """Determinized Monte Carlo search (Hard; Expert with more time and noisy playouts).
+    """Determinized Monte Carlo search (Hard; Expert with noisy playouts cut at a horizon).
 
     The budget is wall-clock time (`clock`); the arena's --cpu-clock counts the process's
     CPU time instead, so that other load on the machine does not weaken the bots.
     """
 
     def __init__(self, *, seed: Any = None, budget: float = 1.0, params: Params = DEFAULT,
-                 level: str = "hard", epsilon: float = 0.0, max_worlds: int | None = None):
+                 level: str = "hard", epsilon: float = 0.0, max_worlds: int | None = None,
+                 horizon: int = 0):
         super().__init__(seed=seed)
+        self.horizon = horizon  # playouts stop after this many bouts (0: at the end)
         self.max_worlds = max_worlds  # also stop after this many sampled deals (tests)
         self.default_budget = budget
         self.params = params
@@ -227,6 +244,7 @@ class SearchBot(Bot):
         worlds = 0
         # With nothing hidden every sample is the same deal; vary the playouts instead.
         eps = self.epsilon
+        horizon = 0 if perfect else self.horizon
         clock = self.clock
         while len(active) > 1:
             world = Deal.sample(view, rng)
@@ -234,7 +252,7 @@ class SearchBot(Bot):
             for i in active:
                 d = world.copy()
                 d.apply(seat, candidates[i])
-                row.append(playout(d, team, params, rng, eps))
+                row.append(playout(d, team, params, rng, eps, horizon))
                 if worlds and clock() >= deadline:
                     break
             else:
@@ -286,4 +304,5 @@ def _prune(active: list[int], results: list[list[float]]) -> list[int]:
     return keep
 
 
-__all__ = ["SearchBot", "Solver", "playout", "outcome", "EXPERT_PARAMS", "EXPERT_EPSILON"]
+__all__ = ["SearchBot", "Solver", "playout", "outcome", "EXPERT_PARAMS", "EXPERT_EPSILON",
+           "EXPERT_HORIZON"]
