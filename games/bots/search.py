@@ -192,9 +192,11 @@ class SearchBot(Bot):
 
     def __init__(self, *, seed: Any = None, budget: float = 1.0, params: Params = DEFAULT,
                  level: str = "hard", epsilon: float = 0.0, max_worlds: int | None = None,
-                 horizon: int = 0):
+                 horizon: int = 0, wide: float = 1.0):
         super().__init__(seed=seed)
         self.horizon = horizon  # playouts stop after this many bouts (0: at the end)
+        # Times the budget where no playout is cut (3+ players, teams: no evaluation there).
+        self.wide = wide
         self.max_worlds = max_worlds  # also stop after this many sampled deals (tests)
         self.default_budget = budget
         self.params = params
@@ -204,11 +206,14 @@ class SearchBot(Bot):
 
     def decide(self, view: View, legal: list[Action], budget: float) -> Action:
         start = self.clock()
+        rules = Rules.from_dict(view["rules"])
+        if self.horizon and (rules.players != 2 or rules.teams):
+            budget *= self.wide  # whole playouts only: the thinking time they were measured at
         budget = max(budget, 0.0) * BUDGET_USE  # headroom for the last playout and the OS
         deadline = start + budget
         seat = view["seat"]
         assert seat is not None
-        team = Rules.from_dict(view["rules"]).team_of(seat)
+        team = rules.team_of(seat)
         perfect = nothing_hidden(view)
         candidates = legal
         self.last_stats = {}

@@ -148,6 +148,30 @@ def test_hard_respects_its_budget():
     assert budget * 0.5 < worst < budget * 1.1, worst
 
 
+def test_expert_thinks_its_former_time_where_its_playouts_are_not_cut():
+    """Two players: 0.48 s (cut playouts); three or more: the 2 s its whole playouts were
+    measured at. Seen as the clock time it spends before answering."""
+    from games.bots import EXPERT_WIDE_BUDGET
+
+    spent = {}
+    for players in (2, 3):
+        rules = Rules(players=players)
+        deck = [c.code for c in full_deck(rules.deck_size)]
+        rng = random.Random(11)
+        while True:  # a deal whose lead has a choice to think about (no trump exchange)
+            rng.shuffle(deck)
+            deal = Deal.start(rules, deck=deck, dealer=0)
+            seat = deal.to_act
+            if ExchangeTrump() not in deal.legal_actions(seat):
+                break
+        bot = make_bot("expert", seed=5)
+        bot.clock = TickingClock(0.01)
+        bot.act(deal.view(seat))
+        spent[players] = bot.clock.now
+    assert DEFAULT_BUDGETS["expert"] * 0.5 < spent[2] <= DEFAULT_BUDGETS["expert"] * 1.1
+    assert EXPERT_WIDE_BUDGET * 0.5 < spent[3] <= EXPERT_WIDE_BUDGET * 1.1, spent
+
+
 def _minimax(deal, team):
     if deal.is_over:
         return outcome(deal, team)
