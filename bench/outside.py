@@ -85,6 +85,7 @@ class Larsen:
         self.playouts = playouts
         self.sees = sees
         self.code = fingerprint(folder, self.files)
+        self.search_errors = 0
 
     def card(self, code: str) -> Any:
         c = Card.parse(code)
@@ -151,8 +152,14 @@ class Larsen:
         elif len(game.talon) > ENDGAME_TALON:
             move = game.getCurrentPlayer().chooseActionHeuristic()
         else:
-            move = self.search.MCTS(game, num_iterations=self.playouts)
-            searched = True
+            try:
+                move = self.search.MCTS(game, num_iterations=self.playouts)
+                searched = True
+            except (TypeError, ValueError, IndexError):
+                # Its search finds no move where its game already counts as over (a hand
+                # empty while the talon lasts); its heuristic moves then.
+                self.search_errors += 1
+                move = game.getCurrentPlayer().chooseActionHeuristic()
         return self.tokens(game, move), searched
 
     def tokens(self, game: Any, move: tuple[str, tuple[Any, ...]]) -> list[str]:
@@ -222,6 +229,7 @@ def play_deal(rules: Rules, pack: list[str], dealer: int, expert_seat: int, oppo
     queue: list[str] = []
     cpu: dict[str, list[float]] = {"expert": [], "outside": []}
     searches = moves = 0
+    errors_before = getattr(opponent, "search_errors", 0)
     while not deal.is_over:
         exchanged = False
         for s in range(rules.players):  # R25-R27: only the Expert knows the exchange
@@ -265,7 +273,8 @@ def play_deal(rules: Rules, pack: list[str], dealer: int, expert_seat: int, oppo
             "expert_lost": (not deal.is_draw) and deal.loser == expert_seat,
             "outside_lost": (not deal.is_draw) and deal.loser == ai_seat,
             "fallbacks": tally.fallbacks, "followed": tally.followed, "dropped": tally.dropped,
-            "searches": searches, "moves": moves,
+            "searches": searches, "search_errors": getattr(opponent, "search_errors", 0) - errors_before,
+            "moves": moves,
             "expert_cpu": [round(t, 4) for t in cpu["expert"]], "outside_cpu": [round(t, 4) for t in cpu["outside"]]}
 
 
@@ -299,7 +308,8 @@ def report(lines: Sequence[dict[str, Any]], out: Any = None) -> None:
               f"outside AI lost {won} ({won / n:.1%}, [{olo:.1%}, {ohi:.1%}])", file=out)
     print(f"fallbacks: {fb} in {sum(bool(r['fallbacks']) for r in lines)} deals; later cards of "
           f"several-card moves played {sum(r['followed'] for r in lines)}, refused "
-          f"{sum(r['dropped'] for r in lines)}; its searches {sum(r['searches'] for r in lines)}", file=out)
+          f"{sum(r['dropped'] for r in lines)}; its searches {sum(r['searches'] for r in lines)} "
+          f"(and {sum(r.get('search_errors', 0) for r in lines)} that found no move)", file=out)
     for name, ts in (("Expert", ex), ("outside AI", ou)):
         if ts:
             print(f"{name} CPU per decision with a choice: mean {sum(ts) / len(ts) * 1000:.0f} ms, "
