@@ -221,7 +221,7 @@ def play_deal(rules: Rules, pack: list[str], dealer: int, expert_seat: int, oppo
     ai_seat = 1 - expert_seat
     expert = make_bot("expert", seed=f"{seed}/expert", budget=budget)
     if cpu_clock:
-        expert.clock = time.process_time  # type: ignore[attr-defined]
+        expert.clock = time.process_time
     random.seed(f"{seed}/outside")  # the outside program draws from the global generator
     rng = random.Random(f"{seed}/sample")
     deal = Deal.start(rules, deck=pack, dealer=dealer)
