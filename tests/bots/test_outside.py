@@ -4,6 +4,7 @@ by the test in the outside AI's shape (durak.py and search.py in a folder of its
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,21 @@ def test_each_deal_is_written_as_it_ends(stand_in: outside.Larsen, tmp_path: Pat
     lines = [json.loads(t) for t in out.read_text().splitlines()]
     assert len(lines) == 2 and lines[0]["rules"]["transfer"] and lines[0]["rules"]["trump_exchange"] == "off"
     assert "Expert lost" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("sees", ["hand", "sample"])
+def test_its_search_is_given_the_true_deal_or_a_sample_of_its_view(tmp_path: Path, sees: str) -> None:
+    (tmp_path / "durak.py").write_text(STAND_IN_DURAK)
+    (tmp_path / "search.py").write_text(STAND_IN_SEARCH)
+    program = outside.Larsen(tmp_path, playouts=3, sees=sees)
+    given: list[Deal] = []
+    build = program.state
+    program.state = lambda source, view: (given.append(source), build(source, view))[1]  # type: ignore[method-assign]
+    deal = Deal.start(rules(), seed=5)
+    seat = deal.to_act
+    assert seat is not None
+    for i in range(6):
+        program.choose(deal, seat, random.Random(i))
+    assert all(set(g.hand(seat)) == set(deal.hand(seat)) for g in given)
+    others = [set(g.hand(1 - seat)) == set(deal.hand(1 - seat)) for g in given]
+    assert all(others) if sees == "hand" else not all(others)
