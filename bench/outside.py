@@ -306,6 +306,12 @@ def report(lines: Sequence[dict[str, Any]], out: Any = None) -> None:
     if n:
         print(f"Expert lost {lost} ({lost / n:.1%}, 95% CI [{lo:.1%}, {hi:.1%}]); "
               f"outside AI lost {won} ({won / n:.1%}, [{olo:.1%}, {ohi:.1%}])", file=out)
+    packs: dict[tuple[Any, int], list[bool]] = {}
+    for r in lines:
+        packs.setdefault((r.get("seed"), r["deck"]), []).append(r["expert_lost"])
+    pairs = [p for p in packs.values() if len(p) == 2]
+    print(f"mirrored packs: Expert lost both deals {sum(all(p) for p in pairs)}, one "
+          f"{sum(any(p) and not all(p) for p in pairs)}, none {sum(not any(p) for p in pairs)}", file=out)
     print(f"fallbacks: {fb} in {sum(bool(r['fallbacks']) for r in lines)} deals; later cards of "
           f"several-card moves played {sum(r['followed'] for r in lines)}, refused "
           f"{sum(r['dropped'] for r in lines)}; its searches {sum(r['searches'] for r in lines)} "
