@@ -149,13 +149,18 @@ def play_deal(rules: Rules, deck: list[str], dealer: int, lineup: list[BotSpec],
             "times": times, "cpu_times": cpu_times}
 
 
-def _play_deck(job: DeckJob) -> list[DealResult]:
-    rules_dict, index, seed, lineups, cpu_clock = job
-    rules = Rules.from_dict(rules_dict)
+def deck_for(rules: Rules, seed: str, index: int) -> tuple[list[str], int]:
+    """The seed's deck number `index`: the pack (codes, top first) and the dealer."""
     rng = random.Random(f"{seed}/deck/{index}")
     pack = [c.code for c in full_deck(rules.deck_size)]
     rng.shuffle(pack)
-    dealer = rng.randrange(rules.players)
+    return pack, rng.randrange(rules.players)
+
+
+def _play_deck(job: DeckJob) -> list[DealResult]:
+    rules_dict, index, seed, lineups, cpu_clock = job
+    rules = Rules.from_dict(rules_dict)
+    pack, dealer = deck_for(rules, seed, index)
     results: list[DealResult] = []
     for r, lineup in enumerate(lineups):
         res = play_deal(rules, pack, dealer, lineup, f"{seed}/{index}/{r}", cpu_clock)
