@@ -22,6 +22,15 @@ from games.engine import Deal, ExchangeTrump, Rules
 type Row = tuple[list[float], float]
 
 
+def exchanged(deal: Deal) -> bool:
+    """Make the trump exchange a seat may make out of turn (R25); True if one was made."""
+    holder = deal.exchanger
+    if holder is not None and holder != deal.to_act:
+        deal.apply(holder, EXCHANGE)
+        return True
+    return False
+
+
 def rows_of_playout(deal: Deal, rng: random.Random, epsilon: float) -> list[tuple[int, Row, int]]:
     """(stage, (features, placeholder), seat) at every bout start; results filled after."""
     vals = card_values(deal.trump, deal.rules.deck_size)
@@ -29,12 +38,10 @@ def rows_of_playout(deal: Deal, rng: random.Random, epsilon: float) -> list[tupl
     steps = 0
     while not deal.is_over and steps < 2000:
         steps += 1
+        if exchanged(deal):
+            continue
         seat = deal.to_act
         assert seat is not None
-        holder = deal.exchanger
-        if holder is not None and holder != seat:
-            deal.apply(holder, EXCHANGE)
-            continue
         legal = deal.legal_actions(seat)
         if rng.random() < epsilon:
             action = legal[rng.randrange(len(legal))]
@@ -56,12 +63,10 @@ def collect(rules: Rules, deals: int, seed: str, per_position: int) -> list[list
     for i in range(deals):
         deal = Deal.start(rules, seed=f"{seed}/{i}")
         while not deal.is_over:
+            if exchanged(deal):
+                continue
             seat = deal.to_act
             assert seat is not None
-            holder = deal.exchanger
-            if holder is not None and holder != seat:
-                deal.apply(holder, EXCHANGE)
-                continue
             view = deal.view(seat)
             if rng.random() < 0.3:
                 for _ in range(per_position):
