@@ -1,15 +1,17 @@
 // The service worker, served at /sw.js so that its scope is the whole site
 // (games.views.device). It shows the site's push notifications (games.services.push), opens
 // the table a notification is about when it is clicked, and shows the offline page (kept in
-// its cache at install, in its page's language) when a page can't be reached.
+// its cache, in the language of the last page shown) when a page can't be reached.
 "use strict";
 
-const CACHE = "durak-offline-v2";
-// The language of the page that registered it (/sw.js?lang=ru: static/js/worker.js).
-const LANG = new URL(self.location.href).searchParams.get("lang") || "";
-const OFFLINE = /^[a-z]{2,3}$/.test(LANG) ? "/offline/" + LANG + "/" : "/offline/";
+const CACHE = "durak-offline-v3";
+// One address for every language: a worker replaced while a page loads can leave that
+// page hanging. The offline page follows the language of the last page shown instead.
+const OFFLINE = "/offline/";
+const LANGUAGE = "/offline/language";  // that language, kept as a cache entry
 
 self.addEventListener("install", (event) => {
+  // The server words /offline/ in the visitor's language (cookie or browser).
   event.waitUntil(caches.open(CACHE).then((cache) => cache.add(OFFLINE)).then(() => self.skipWaiting()));
 });
 
@@ -22,11 +24,26 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+// A page in another language than the offline page kept: keep that language's instead.
+async function remember(response) {
+  const lang = response.headers.get("Content-Language") || "";
+  if (!response.ok || !/^[a-z]{2,3}$/.test(lang)) return;
+  const cache = await caches.open(CACHE);
+  const known = await cache.match(LANGUAGE);
+  if (known && (await known.text()) === lang) return;
+  const page = await fetch("/offline/" + lang + "/");
+  if (!page.ok) return;
+  await cache.put(OFFLINE, page);
+  await cache.put(LANGUAGE, new Response(lang));
+}
+
 // Pages come from the network; only when it fails, the offline page. A form sent (POST)
 // is left to the browser.
 self.addEventListener("fetch", (event) => {
   if (event.request.mode !== "navigate" || event.request.method !== "GET") return;
-  event.respondWith(fetch(event.request).catch(async () => (await caches.match(OFFLINE)) || Response.error()));
+  const answer = fetch(event.request);
+  event.respondWith(answer.catch(async () => (await caches.match(OFFLINE)) || Response.error()));
+  event.waitUntil(answer.then(remember).catch(() => {}));
 });
 
 function windows() {

@@ -1,7 +1,7 @@
 // The service worker for every visitor, logged in or not (games.views.device): a page that
-// can't be reached opens as the offline page, in this page's language. Its address is the
-// page's <meta name="service-worker"> (/sw.js?lang=ru): a new language installs the worker
-// again, with that language's offline page. static/js/push.js registers the same address.
+// can't be reached opens as the offline page, in the language of the last page shown. Its
+// address is the page's <meta name="service-worker"> (/sw.js, one for every language: the
+// worker follows the pages' language itself). static/js/push.js registers the same address.
 (function () {
   "use strict";
   if (!("serviceWorker" in navigator)) return;

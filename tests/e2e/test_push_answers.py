@@ -74,3 +74,25 @@ def test_a_logged_out_visitor_offline_gets_the_offline_page_in_their_language(ne
         page.screenshot(path=f"{SHOTS}/offline-logged-out-ru-phone.png")
     finally:
         page.context.set_offline(False)
+
+
+def test_the_offline_page_follows_a_change_of_language(new_page):
+    """One worker for every language: after the visitor picks Finnish, a page that can't
+    be reached opens as the Finnish offline page."""
+    page = new_page(locale="en-US")
+    page.goto("/leaderboards/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.locator('.languages button[value="fi"]').click()
+    expect(page.locator("html")).to_have_attribute("lang", "fi")
+    kept = """async () => { const r = await caches.match('/offline/language');
+                          return r ? await r.text() : null; }"""
+    for _ in range(100):  # the worker keeps the Finnish page after the page has come
+        if page.evaluate(kept) == "fi":
+            break
+        page.wait_for_timeout(50)
+    page.context.set_offline(True)
+    try:
+        page.goto("/tournaments/")
+        expect(page.get_by_role("heading", name="Yhteys on poikki")).to_be_visible()
+    finally:
+        page.context.set_offline(False)

@@ -81,7 +81,7 @@ def test_a_push_becomes_a_notification_that_leads_to_the_table(
     assert shown[0]["body"].startswith(f"Classic #{game.pk}. Move by tomorrow at ")
 
     # A click on it (the worker's own notificationclick handler) leads to the table.
-    (worker,) = [w for w in page.context.service_workers  # /sw.js?lang=en
+    (worker,) = [w for w in page.context.service_workers  # /sw.js
                  if w.url.split("?")[0].endswith("/sw.js")]
     worker.evaluate("""async () => {
         const [notification] = await self.registration.getNotifications();
