@@ -246,10 +246,12 @@ def wait_my_turn_or_over(person: Person, timeout=TIMEOUT_MS) -> dict:
     return wait_state(person, "(s) => s.mine || s.over", None, timeout)
 
 
-def wait_ws_version(person: Person, version: int, timeout=TIMEOUT_MS / 1000) -> None:
-    """Wait until a table of at least `version` arrived over the page's WebSocket."""
+def wait_ws_version(person: Person, version: int, timeout=TIMEOUT_MS / 1000,
+                    since: int = 0) -> None:
+    """Wait until a table of at least `version` arrived over the page's WebSocket (among
+    the frames after the first `since`: those of a page loaded since)."""
     end = time.monotonic() + timeout
-    while not (person.ws_versions and max(person.ws_versions) >= version):
+    while not (person.ws_versions[since:] and max(person.ws_versions[since:]) >= version):
         assert time.monotonic() < end, (
             f"{person.username}'s page got no table of version {version} over its WebSocket "
             f"(got {person.ws_versions[-5:]})")
@@ -259,9 +261,10 @@ def wait_ws_version(person: Person, version: int, timeout=TIMEOUT_MS / 1000) -> 
 def open_table(person: Person, game_id: int, predicate_js: str = "(s) => true") -> dict:
     """Go to the table and wait for `predicate_js` and for the live table that the socket
     sends on connecting (so that no socket is still connecting when a test ends)."""
+    seen = len(person.ws_versions)  # a frame of the page before doesn't count
     person.page.goto(f"/games/{game_id}/")
     state = wait_state(person, predicate_js)
-    wait_ws_version(person, state["version"])
+    wait_ws_version(person, state["version"], since=seen)
     return state
 
 
