@@ -11,6 +11,8 @@ import random
 import re
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from playwright.sync_api import Page, expect
@@ -77,6 +79,16 @@ def quiet_notify(monkeypatch) -> None:
 
     monkeypatch.setattr(notify, "game_changed", lambda *args, **kwargs: None)
     monkeypatch.setattr(notify, "people_changed", lambda *args, **kwargs: None)
+
+
+@contextmanager
+def offline(page: Page) -> Iterator[None]:
+    """The browser without a network for the block's steps, online again after."""
+    page.context.set_offline(True)
+    try:
+        yield
+    finally:
+        page.context.set_offline(False)
 
 
 def on_another_device(monkeypatch, call, *args):

@@ -6,7 +6,7 @@ connection gets the site's offline page, in their language, not the browser's er
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import PASSWORD, log_in
+from tests.e2e.helpers import PASSWORD, log_in, offline
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -66,14 +66,11 @@ def test_a_logged_out_visitor_offline_gets_the_offline_page_in_their_language(ne
     page = new_page(locale="ru-RU", viewport={"width": 390, "height": 844})
     page.goto("/leaderboards/")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.context.set_offline(True)
-    try:
+    with offline(page):
         page.goto("/tournaments/")
         expect(page.get_by_role("heading", name="Нет подключения к сети")).to_be_visible()
         assert page.locator("html").get_attribute("lang") == "ru"
         page.screenshot(path=f"{SHOTS}/offline-logged-out-ru-phone.png")
-    finally:
-        page.context.set_offline(False)
 
 
 def test_the_offline_page_follows_a_change_of_language(new_page):
@@ -90,9 +87,6 @@ def test_the_offline_page_follows_a_change_of_language(new_page):
         if page.evaluate(kept) == "fi":
             break
         page.wait_for_timeout(50)
-    page.context.set_offline(True)
-    try:
+    with offline(page):
         page.goto("/tournaments/")
         expect(page.get_by_role("heading", name="Yhteys on poikki")).to_be_visible()
-    finally:
-        page.context.set_offline(False)

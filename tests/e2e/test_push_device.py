@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import PushSubscription, RulePreset
-from tests.e2e.helpers import PASSWORD, log_in, quiet_notify
+from tests.e2e.helpers import PASSWORD, log_in, offline, quiet_notify
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -117,9 +117,6 @@ def test_the_site_is_installable(live, new_page, django_user_model):
     assert "script-src 'self'" in policy
     assert page.evaluate("[...document.scripts].every((s) => s.src)")
     # Offline, a page opens as the offline page.
-    page.context.set_offline(True)
-    try:
+    with offline(page):
         page.goto("/games/mine/")
         expect(page.get_by_role("heading", name="You are offline")).to_be_visible()
-    finally:
-        page.context.set_offline(False)
