@@ -408,8 +408,6 @@ class Seat(models.Model):
                                     editable=False, related_name="+", db_index=False)
     game_finished_at = models.DateTimeField(null=True, editable=False)
 
-    FACTS = ("game_status", "game_private", "game_preset_id", "game_finished_at")
-
     class Meta:
         ordering = ("game", "number")
         verbose_name = _("seat")
@@ -440,7 +438,7 @@ class Seat(models.Model):
 
     @staticmethod
     def facts_of(game: Game) -> dict[str, Any]:
-        """The game's facts as its seats keep them (FACTS)."""
+        """The game's facts as its seats keep them: the one list of them."""
         return {"game_status": game.status, "game_private": game.private,
                 "game_preset_id": game.preset_id, "game_finished_at": game.finished_at}
 

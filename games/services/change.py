@@ -120,7 +120,7 @@ class Change:
 
 
 def keep_seat_facts(game: Game, seats: list[Seat]) -> None:
-    """The game's facts on its seats (Seat.FACTS: status, privacy, preset, finish time),
+    """The game's facts on its seats (Seat.facts_of: status, privacy, preset, finish time),
     written when they changed (a game made, started, finished or aborted): one UPDATE,
     none for a move (docs/design.md, "A year of data")."""
     facts = Seat.facts_of(game)

@@ -266,7 +266,7 @@ def _my_games(request, *, message=None, status=200):
     """Challenges for you; your move (least time left first); the others' moves and tables
     still filling; finished games with who lost, FINISHED_PAGE at a time (keyset: `?before=`
     the last game shown). Cancelled tables are left out."""
-    # The player's seats carry their games' status and finish time (Seat.FACTS): the
+    # The player's seats carry their games' status and finish time (Seat.facts_of): the
     # index on them lists the games without reading every game the player sat at.
     going = list(Game.objects.filter(
         seats__player=request.user,

@@ -61,7 +61,7 @@ def copies(game: Game, n: int, players=None) -> list[Game]:
         for seat in seats:
             seat.pk = None
             seat.game = copy
-            seat.game_finished_at = at  # the game's facts on its seats (Seat.FACTS)
+            seat.game_finished_at = at  # the game's facts on its seats (Seat.facts_of)
             if players is not None:
                 seat.player = players[seat.number]
         Seat.objects.bulk_create(seats)
