@@ -3,10 +3,16 @@ each level's rating with its uncertainty, and the arena's figures from the runs 
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from django.utils import formats
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from ..bots import LEVELS
 from ..bots.arena import wilson
+from ..engine import Rules
 from ..models import BOT_LEVELS, ArenaRun, Rating
 from ..services.ratings import bot_rating, shown
 
@@ -36,7 +42,8 @@ def board_rows(pool: str) -> list[dict[str, Any]]:
 def ladder() -> dict[str, Any]:
     """Every level with its ratings and the arena's figures summed over every run kept:
     deals, wins with their 95% interval, the CPU time of a decision; and each pair."""
-    runs = list(ArenaRun.objects.all())  # newest first
+    stored = list(ArenaRun.objects.all())  # newest first
+    runs = [run for run in stored if "table" not in run.figures]  # the standing arena's
     played = {level: {"deals": 0, "won": 0, "lost": 0, "drawn": 0} for level in LEVELS}
     pairs: dict[tuple[str, str], dict[str, int]] = {}
     decided = dict.fromkeys(LEVELS, 0)  # decisions with a real choice, and their CPU time
@@ -82,4 +89,60 @@ def ladder() -> dict[str, Any]:
         "latest": runs[0] if runs else None,
         "budgets": sorted({run.budget for run in runs if run.budget is not None}),
         "own_budgets": any(run.budget is None for run in runs),
+        "tables": table_rows([run for run in stored if "table" in run.figures]),
     }
+
+
+def table_name(rules: Rules) -> str:
+    """A kind of table as the new-game form would name it: "Perevodnoy, 3 players"."""
+    rule_set = pgettext("rule set", "Perevodnoy") if rules.transfer else pgettext("rule set", "Classic")
+    if rules.teams:
+        return _("%(rules)s, teams %(teams)s") % {"rules": rule_set, "teams": rules.teams}
+    return ngettext("%(rules)s, %(n)d player", "%(rules)s, %(n)d players", rules.players) % {
+        "rules": rule_set, "n": rules.players}
+
+
+def table_rows(runs: list[ArenaRun]) -> list[dict[str, Any]]:
+    """The kept runs on each kind of table (services.arena_tables), those of the same rules
+    and line-up together: the Expert's deals, losses with their interval beside a fair
+    share, what it played against and for how long a move, its CPU time (the newest run's)."""
+    merged: dict[str, dict[str, Any]] = {}
+    for run in runs:  # newest first
+        table = run.figures["table"]
+        key = json.dumps([table["rules"], sorted(table["bots"])], sort_keys=True)
+        if key not in merged:
+            merged[key] = {"rules": table["rules"], "deals": 0,
+                           "bots": {label: {"played": 0, "lost": 0, "cpu_p95": bot.get("cpu_p95")}
+                                    for label, bot in table["bots"].items()}}
+        kept = merged[key]
+        kept["deals"] += table["deals"]
+        for label, bot in table["bots"].items():
+            kept["bots"][label]["played"] += bot["played"]
+            kept["bots"][label]["lost"] += bot["lost"]
+    rows = []
+    for kept in merged.values():
+        rules = Rules.from_dict(kept["rules"])
+        bots = kept["bots"]
+        expert = next((label for label in bots if label.split(":")[0] == "expert"), None)
+        if expert is None:
+            continue
+        mine = bots[expert]
+        rows.append({
+            "order": (rules.players, bool(rules.teams), rules.transfer),
+            "name": table_name(rules), "deals": kept["deals"],
+            "lost": _share(mine["lost"], mine["played"]),
+            "fair": _percent(1 / (rules.team_count if rules.teams else rules.players)),
+            "against": ", ".join(_thinking(label) for label in sorted(bots) if label != expert),
+            "thinking": _thinking(expert),
+            "cpu_p95": f"{mine['cpu_p95'] * 1000:.0f}" if mine["cpu_p95"] else "–",
+        })
+    return sorted(rows, key=lambda row: row["order"])
+
+
+def _thinking(label: str) -> str:
+    level, _sep, budget = label.partition(":")
+    name = str(LABELS.get(level, level)).capitalize()
+    if not budget:
+        return name
+    return _("%(level)s (%(seconds)s s a move)") % {"level": name,
+                                                   "seconds": formats.number_format(float(budget))}

@@ -2,6 +2,8 @@
 figures; games against people move a level's rating; the ladder page shows every level
 with its figures, and the leaderboards list the levels with their uncertainty."""
 
+import io
+import json
 import re
 
 import pytest
@@ -121,3 +123,74 @@ def test_the_admin_shows_the_ladder_and_lets_nobody_type_in_figures(admin_client
     assert response.status_code == 403
     rating.refresh_from_db()
     assert rating.mu == mu
+
+
+def _bench_run(tmp_path, *args):
+    from bench.arena import main as bench_arena
+
+    path = tmp_path / "run.jsonl"
+    assert bench_arena(["--workers", "1", "--cpu-clock", "--seed", "t", "--save", str(path),
+                        *args]) == 0
+    return path
+
+
+def _lost(path, seat_of_expert):
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    results = [res for line in lines for res in line["results"]]
+    lost = sum(not res["draw"] and seat_of_expert(res) for res in results)
+    return len(results), lost
+
+
+def test_a_bench_run_on_a_bigger_table_shows_on_the_ladder_page(client, tmp_path):
+    path = _bench_run(tmp_path, "--bots", "expert:0.005,easy,easy", "--players", "3",
+                      "--deals", "6")
+    deals, lost = _lost(path, lambda res: [lvl for lvl, _b in res["lineup"]].index("expert")
+                        == res["loser"])
+    call_command("bot_ladder", load=[str(path)])
+    call_command("bot_ladder", load=[str(path)])  # loading again replaces the run
+    assert ArenaRun.objects.count() == 1
+    page = client.get("/leaderboards/computer/").content.decode()
+    row = re.search(r"<th scope=\"row\">Classic, 3 players</th>(.*?)</tr>", page, re.S)
+    assert row, page
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row.group(1))
+    assert cells[0] == str(deals) == "6"
+    assert cells[1].startswith(f"{round(100 * lost / deals)}% (")
+    assert cells[2] == "33%" and cells[3] == "Expert (0.005 s a move)" and cells[4] == "Easy"
+    # the standing arena's figures are not mixed with it
+    assert "The arena has not been run yet" in page
+
+
+def test_a_team_run_counts_each_team_once(client, tmp_path):
+    path = _bench_run(tmp_path, "--bots", "expert:0.005,easy", "--players", "4",
+                      "--teams", "2x2", "--deals", "8")
+    deals, lost = _lost(path, lambda res: res["lineup"][0][0] == "expert" and res["losing_team"] == 0
+                        or res["lineup"][1][0] == "expert" and res["losing_team"] == 1)
+    call_command("bot_ladder", load=[str(path)])
+    run = ArenaRun.objects.get()
+    expert = run.figures["table"]["bots"]["expert:0.005"]
+    assert (expert["played"], expert["lost"]) == (deals, lost) and deals == 8
+    page = client.get("/leaderboards/computer/").content.decode()
+    assert "Classic, teams 2x2" in page and "50%</td>" in page  # a fair share of two teams
+
+
+@pytest.mark.parametrize("text, says", [
+    ("", "no saved deals"),
+    ("{\"rules\": 1}\n", "line 1: not a saved arena run"),
+    ("not json\n", "line 1: not a saved arena run"),
+])
+def test_a_file_that_is_not_a_saved_run_is_refused_and_keeps_nothing(tmp_path, text, says):
+    good = _bench_run(tmp_path, "--bots", "medium,easy", "--deals", "2")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(text)
+    with pytest.raises(CommandError, match=says):
+        call_command("bot_ladder", load=[str(good), str(bad)])
+    assert not ArenaRun.objects.exists()
+
+
+def test_a_fresh_site_shows_the_measured_tables_on_the_ladder_page(client):
+    call_command("setup_site", stdout=io.StringIO())
+    page = client.get("/leaderboards/computer/").content.decode()
+    # docs/arena/tables: Classic played on two seeds counts as one row of both runs
+    classic = re.search(r"<th scope=\"row\">Classic, 2 players</th><td[^>]*>(\d+)</td>", page)
+    assert classic and int(classic.group(1)) == 400
+    assert "Perevodnoy, 2 players" in page

@@ -6,14 +6,37 @@ Every pair of levels plays `--deals` two-player deals (each pack twice, seats sw
 each deal rates the two levels, and the run's figures are kept for the ladder page
 (/leaderboards/computer/). `--budget` caps the search levels' thinking time a move, in
 seconds (by default each level thinks as long as at the table).
+
+    python manage.py bot_ladder --load docs/arena/tables/*.jsonl
+
+keeps runs the bench arena saved (`python -m bench.arena --save`) for the ladder page's
+"Expert on every kind of table", without playing (services.arena_tables).
 """
 
 from django.core.management.base import BaseCommand, CommandError
 
 from games.bots import LEVELS
 from games.bots.arena import wilson
-from games.services import ladder
+from games.services import arena_tables, ladder
 from games.services.ratings import bot_rating, shown
+from games.wire import read_json
+
+
+def _saved_lines(path):
+    """A file saved by `bench.arena --save`: its numbered lines, each read by the one JSON
+    reader (wire.read_json)."""
+    try:
+        with open(path, "rb") as f:
+            raw = [(n, line) for n, line in enumerate(f, 1) if line.strip()]
+    except OSError as exc:
+        raise CommandError(f"{path}: {exc.strerror}") from None
+    lines = []
+    for n, line in raw:
+        try:
+            lines.append((n, read_json(line, arena_tables.MAX_LINE_BYTES, arena_tables.MAX_LINE_DEPTH)))
+        except ValueError as exc:
+            raise CommandError(f"{path}, line {n}: not a saved arena run ({exc})") from None
+    return lines
 
 
 class Command(BaseCommand):
@@ -27,8 +50,18 @@ class Command(BaseCommand):
         parser.add_argument("--budget", type=float, default=None,
                             help="seconds a move for the search levels (default: their own)")
         parser.add_argument("--seed", default=None, help="repeat a run (default: a random one)")
+        parser.add_argument("--load", nargs="+", metavar="FILE", default=None,
+                            help="play nothing: keep these runs saved by `python -m bench.arena --save`")
 
-    def handle(self, *args, deals, levels, budget, seed, **options):
+    def handle(self, *args, deals, levels, budget, seed, load=None, **options):
+        if load:
+            try:
+                runs = arena_tables.load({path: _saved_lines(path) for path in load})
+            except arena_tables.BadArenaFile as exc:
+                raise CommandError(str(exc)) from None
+            for path, run in zip(load, runs, strict=True):
+                self.stdout.write(f"{path}: {run.deals} deals kept (arena run {run.pk})")
+            return
         chosen = [level.strip() for level in levels.split(",") if level.strip()]
         if deals < 1 or deals > 10000:
             raise CommandError("--deals must be between 1 and 10000.")

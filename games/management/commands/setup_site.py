@@ -1,4 +1,6 @@
-"""Ready a fresh site: an admin account (printing how to log in) and the rule presets.
+"""Ready a fresh site: an admin account (printing how to log in) and the rule presets, and
+the computer players' measured runs on every kind of table (docs/arena/tables/) kept for
+the ladder page.
 
 Idempotent: run by scripts/run at every start; the password is printed only when the
 admin is made. The presets come from the data migration;
@@ -12,6 +14,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from games.models import RulePreset
@@ -35,6 +38,9 @@ class Command(BaseCommand):
         presets = RulePreset.objects.filter(active=True).order_by("position", "name")
         self.stdout.write("Presets on offer: " + ", ".join(p.name for p in presets))
         self.stdout.write("Computer players: easy, medium, hard, expert (choose when creating a game).")
+        measured = sorted(str(p) for p in (Path(settings.BASE_DIR) / "docs" / "arena" / "tables").glob("*.jsonl"))
+        if measured:  # the ladder page's "Expert on every kind of table" (docs/arena/tables.md)
+            call_command("bot_ladder", load=measured, stdout=self.stdout)
         login = f"Log in at {settings.SITE_URL.rstrip('/')}/accounts/login/ as '{username}'"
         if created:  # the password is printed once, when the account is made
             self.stdout.write(f"{login} with password '{password}' (admin: /admin/).")
