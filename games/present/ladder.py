@@ -133,10 +133,15 @@ def table_rows(runs: list[ArenaRun]) -> list[dict[str, Any]]:
             "lost": _share(mine["lost"], mine["played"]),
             "fair": _percent(1 / (rules.team_count if rules.teams else rules.players)),
             "against": ", ".join(_thinking(label) for label in sorted(bots) if label != expert),
-            "thinking": _thinking(expert),
+            "thinking": _seconds(expert),
             "cpu_p95": f"{mine['cpu_p95'] * 1000:.0f}" if mine["cpu_p95"] else "–",
         })
     return sorted(rows, key=lambda row: row["order"])
+
+
+def _seconds(label: str) -> str:
+    budget = label.partition(":")[2]
+    return _("%(seconds)s s") % {"seconds": formats.number_format(float(budget))} if budget else "–"
 
 
 def _thinking(label: str) -> str:
