@@ -160,6 +160,13 @@ def blocked_between(one: int, other: int) -> bool:
                                 | Q(player_id=other, blocked_id=one)).exists()
 
 
+def blocked_pairs(players: Iterable[int]) -> set[tuple[int, int]]:
+    """The pairs among `players` with a block either way, each (lower id, higher id)."""
+    ids = list(players)
+    rows = Block.objects.filter(player_id__in=ids, blocked_id__in=ids).values_list("player_id", "blocked_id")
+    return {(min(a, b), max(a, b)) for a, b in rows}
+
+
 def kept_apart(player_id: int) -> set[int]:
     """Everyone with a block either way with `player_id`: they never share a table."""
     ids: set[int] = set()

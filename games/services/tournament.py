@@ -42,6 +42,7 @@ from .access import Someone, casual_only, need_user
 from .change import SITE, locked
 from .clocks import forfeit_seat
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound
+from .friends import blocked_pairs
 from .lobby import MAX_DEALS, _time_control, abort, create_game, join_game
 from .ratings import rating_of, shown
 from .tournament_mail import send_tournament_mail as send_tournament_mail
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
 
 TIMEOUTS_TO_WITHDRAW = 2  # a player who lets their time run out twice is withdrawn
 MAX_ROUNDS = 30
+APART = 100  # a block weighs as a hundred meetings in the pairing: paired only if nothing else fits
 
 
 # --- making one, entries ---------------------------------------------------------------
@@ -274,6 +276,8 @@ def _people_pairing(tournament: Tournament, number: int, seeded: list[int],
                 byes.extend(left)  # the others were withdrawn
         return Pairing(tuple(tables), tuple(byes))
     history = History.of(_played(tournament))
+    for pair in blocked_pairs(active):  # two who blocked each other meet only if nothing else fits
+        history.met[pair] += APART
     standings = [s for s in tournament_standings(tournament) if s.player in active]
     ranked = [s.player for s in standings]
     if size == 2:

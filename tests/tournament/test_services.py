@@ -423,3 +423,29 @@ def test_a_swiss_of_pairs_at_tables_of_four(staff, field, seeded, frozen):
         assert any(set(place) in partners for place in table.places), table.places
     table = T.tournament_standings(tournament)
     assert sum(s.points for s in table) == 2 * 2 * 2  # a point for each of the winning pair
+
+
+def test_two_who_blocked_each_other_are_not_paired_while_others_fit(staff, short, field, seeded,
+                                                                     frozen):
+    players = field(4)
+    # unblocked, round 1 pairs the top half with the bottom: 1 against 3, 2 against 4
+    services.friends.block(players[2], players[0])
+    tournament = make(staff, short, players, rounds=2)
+    T.start_tournament(tournament.pk, staff)
+    tournament.refresh_from_db()
+    apart = pair_key(players[0].pk, players[2].pk)
+    for number in (1, 2):
+        tables = tables_of(tournament.round_set.get(number=number))
+        assert apart not in {pair_key(*t) for t in tables}
+        play_round(tournament, seed=number)
+
+
+def test_a_block_keeps_two_apart_at_tables_of_three(staff, short, field, seeded, frozen):
+    players = field(6)
+    # unblocked, the top three sit together (the score group's order)
+    services.friends.block(players[0], players[1])
+    tournament = make(staff, short, players, rounds=1, table_size=3)
+    T.start_tournament(tournament.pk, staff)
+    tables = tables_of(tournament.round_set.get(number=1))
+    assert len(tables) == 2
+    assert not any({players[0].pk, players[1].pk} <= set(t) for t in tables)
