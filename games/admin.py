@@ -274,6 +274,8 @@ class TournamentForm(forms.ModelForm):
                                                        and data.get("increment") is not None):
             self.add_error("bank_time", _("A time bank needs its time and the time added "
                                           "per move."))
+        if data.get("move_time") and data.get("round_time"):  # as services.create_tournament
+            data["move_time"] = offers.move_time_in_round(data["move_time"], data["round_time"])
         return data
 
 

@@ -306,7 +306,8 @@ class TournamentForm(ClockForm):
                                             "needs."))
     round_time = forms.TypedChoiceField(
         label=_("Time per round"), choices=ROUND_TIMES, coerce=int, initial=3 * DAY,
-        help_text=_("When it runs out, an unfinished table is lost by the player to act."))
+        help_text=_("When it runs out, an unfinished table is lost by the player to act. A "
+                    "move never gets more time than its round."))
     starts_at = forms.DateTimeField(
         label=_("Starts"), required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),

@@ -4,6 +4,8 @@ only if the service that takes it would accept it."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -65,3 +67,10 @@ def played_by(preset: RulePreset) -> str:
     return _("%(preset)s is played by %(players)s.") % {
         "preset": preset.label, "players": players_words(preset)}
 
+
+
+
+def move_time_in_round(move_time: timedelta, round_time: timedelta) -> timedelta:
+    """A tournament's time per move, at most its round's: a table whose round ends first is
+    lost by the player to act, so a longer clock would show hours that are not there."""
+    return min(move_time, round_time)

@@ -103,6 +103,8 @@ def create_tournament(creator: Someone, preset: RulePreset, *, name: str,
         raise BadRequest(_("Entries must close before the start."))
     clock = _time_control(preset, time_control, move_time, bank_time, increment)
     extra = {"round_time": round_time} if round_time is not None else {}
+    clock["move_time"] = offers.move_time_in_round(
+        clock["move_time"], round_time or Tournament._meta.get_field("round_time").default)
     with transaction.atomic():
         tournament = Tournament.objects.create(
             name=name[:80], preset=preset, kind=kind, table_size=table_size, rounds=rounds,

@@ -154,3 +154,28 @@ def test_the_standings_explain_the_tiebreak_in_words_and_shorten_headers_on_a_ph
     ru = client_for(players[0]).get(cup.get_absolute_url(),
                                     HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "При равенстве очков выше тот, у кого больше Бухгольц" in ru
+
+
+
+@pytest.mark.django_db
+def test_a_move_never_gets_more_time_than_its_round(field, short, staff, seeded):
+    (maker,) = field(1)
+    short.move_time = timedelta(days=1)  # the rules' own day a move, in rounds of an hour
+    short.save()
+    response = client_for(maker).post("/tournaments/new/", {
+        "name": "Quick", "preset": short.pk, "kind": "swiss", "table_size": 2,
+        "rounds": 3, "round_time": 3600, "rated": "casual", "once": "abc"})
+    assert response.status_code == 302
+    assert Tournament.objects.get(name="Quick").move_time == timedelta(hours=1)
+    staff.is_superuser = True
+    staff.save()
+    response = client_for(staff).post("/admin/games/tournament/add/", {
+        "name": "Admin's", "preset": short.pk, "kind": "swiss", "table_size": 2,
+        "rounds": 3, "deals": 1, "time_control": "move", "move_time": "1 00:00:00",
+        "round_time": "1:00:00", "max_players": 64, "rated": "on",
+        "entries-TOTAL_FORMS": 0, "entries-INITIAL_FORMS": 0})
+    assert response.status_code == 302
+    assert Tournament.objects.get(name="Admin's").move_time == timedelta(hours=1)
+    made = T.create_tournament(staff, short, name="Fits", move_time=timedelta(minutes=5),
+                               round_time=timedelta(hours=1))
+    assert made.move_time == timedelta(minutes=5)
