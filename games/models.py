@@ -304,6 +304,10 @@ class Game(Invited, Clocked, models.Model):
     lesson = models.BooleanField(
         _("lesson"), default=False,
         help_text=_("A first deal against the computer that explains the game as it goes."))
+    tournament_round = models.ForeignKey(
+        "TournamentRound", on_delete=models.SET_NULL, null=True, blank=True, related_name="games",
+        verbose_name=_("tournament round"),
+        help_text=_("The round this table belongs to (its RoundTable says the board)."))
     rematch = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
                                 related_name="rematch_of", verbose_name=_("rematch"),
                                 help_text=_("The table the same players opened after this one."))

@@ -45,7 +45,7 @@ from . import outcome
 from .cache import Kept, memo
 from .lesson import lesson_context
 from .orders import orders_key, own_orders
-from .table import table_context
+from .table import table_context, tournament_of
 
 CSRF_MARK = "csrf-token-of-this-reader"  # replaced by each reader's own token
 SWAP_MARK = "data-swap-of-this-reader"  # replaced by hx-swap-oob="true" on a socket
@@ -97,6 +97,7 @@ def reader_context(game: Game, user: Someone, *, invite: str, message: str | Non
     ctx.update(lesson_context(game, me, ctx["view"]))
     ctx["orders"] = own_orders(game, me)  # the reader's own, seen by nobody else
     ctx.update(outcome.result_context(game, seats, me, ctx, match))
+    ctx["tournament_table"] = tournament_of(game)
     ctx.update(_helpers(game, seats, me, ctx))
     invite = invite if game.private and invite == game.invite_token else ""
     login_url, signup_url = _way_back(game.pk, invite, get_script_prefix())

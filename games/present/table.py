@@ -29,7 +29,7 @@ from ..engine import (
     View,
 )
 from ..engine.cards import SUIT_SYMBOLS
-from ..models import Game, Seat
+from ..models import Game, Seat, TournamentRound
 from .cache import Kept
 from .clocks import seat_clock
 from .orders import marked
@@ -336,3 +336,13 @@ def table_context(game: Game, seats: list[Seat], me: Seat | None,
         "trump_symbol": SUIT_SYMBOLS[view["trump"]],
     })
     return ctx
+
+
+def tournament_of(game: Game) -> dict[str, Any] | None:
+    """A tournament's table: its tournament (name, page), the round and when it ends (an
+    unfinished table is lost then by the player to act); None for any other table."""
+    if game.tournament_round_id is None:  # no query for any other table
+        return None
+    rnd = TournamentRound.objects.select_related("tournament").get(pk=game.tournament_round_id)
+    return {"name": rnd.tournament.name, "url": rnd.tournament.get_absolute_url(),
+            "round": rnd.number, "deadline": rnd.deadline}

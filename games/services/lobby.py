@@ -23,6 +23,7 @@ from ..models import (
     RulePreset,
     Seat,
     TimeControl,
+    TournamentRound,
 )
 from . import offers, reliability
 from .access import Someone, casual_only, need_user
@@ -80,8 +81,10 @@ def create_game(creator: Someone, preset: RulePreset | None, *, players: int,
                 bank_time: timedelta | None = None, increment: timedelta | None = None,
                 private: bool = False, rated: bool = True,
                 min_reliability: int | None = None, lesson: bool = False,
-                seed: str | None = None, challenged: Player | None = None) -> Game:
-    """A new table with the creator in seat 0 and bots in the last seats.
+                seed: str | None = None, challenged: Player | None = None,
+                tournament_round: TournamentRound | None = None) -> Game:
+    """A new table with the creator in seat 0 and bots in the last seats (a table of a
+    tournament's round names it: `tournament_round`).
 
     `bots` is a list of levels for seats to fill, or a count of `bot_level` bots. A table
     with no empty seat starts at once. The time control and its times default to the
@@ -121,6 +124,7 @@ def create_game(creator: Someone, preset: RulePreset | None, *, players: int,
             loss_limit=loss_limit, **clock, fill_bot_level=bot_level,
             private=bool(private), rated=bool(rated), created_by=maker,
             min_reliability=min_reliability, lesson=bool(lesson), challenged=challenged,
+            tournament_round=tournament_round,
         )
         first_bot = players - len(levels)
         seats = [

@@ -28,6 +28,8 @@ def accept_rematch(game_id: int | str, user: Someone) -> Game:
             raise Conflict(_("A rematch can be agreed once the game is over."))
         if game.rematch_id is not None:
             raise Conflict(_("The rematch has already begun."))
+        if game.tournament_round_id is not None:
+            raise Conflict(_("A tournament table has no rematch: the next round pairs the players."))
         if mine.wants_rematch:
             return game
         check_may_sit_with(need_user(user).pk, [s.player_id for s in change.seats])

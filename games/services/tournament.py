@@ -243,7 +243,7 @@ def _pair_round(tournament: Tournament, number: int, now: datetime) -> Tournamen
                                          deadline=now + tournament.round_time)
     for board, seated in enumerate(pairing.tables, 1):
         short = tournament.table_size - len(seated) if tournament.bots_fill else 0
-        game = _make_table(tournament, [players[p] for p in seated], bots=short)
+        game = _make_table(tournament, rnd, [players[p] for p in seated], bots=short)
         RoundTable.objects.create(round=rnd, board=board, game=game)
     tournament.current_round = number
     tournament.round_deadline = rnd.deadline
@@ -308,7 +308,8 @@ def _played(tournament: Tournament) -> Iterable[Pairing]:
                       tuple(rnd.byes) + tuple(stand_ins))
 
 
-def _make_table(tournament: Tournament, players: list[Player], bots: int = 0) -> Game:
+def _make_table(tournament: Tournament, rnd: TournamentRound, players: list[Player],
+                bots: int = 0) -> Game:
     """A table made by the lobby's services: the first player makes it, the others join
     it; full, it starts at once. A table short of players gets computer players up to
     the tournament's size (only in a casual one: _pairing)."""
@@ -318,7 +319,7 @@ def _make_table(tournament: Tournament, players: list[Player], bots: int = 0) ->
         clock.update(bank_time=tournament.bank_time, increment=tournament.increment)
     game = create_game(players[0], tournament.preset, players=len(players) + bots,
                        bots=bots, deals=tournament.deals, private=tournament.private,
-                       rated=tournament.rated, **clock)
+                       rated=tournament.rated, tournament_round=rnd, **clock)
     for player in players[1:]:
         game = join_game(game.pk, player, invite_token=game.invite_token)
     return game

@@ -14,6 +14,7 @@ DOOR = {"games/services/change.py", "games/services/rows.py"}
 # module:function -> why it may lock, open a transaction or write a game's row itself.
 ALLOWED = {
     "games.admin:duplicate atomic": "a rule preset copied in its own savepoint; no game is touched",
+    "games.services.arena_tables:load atomic": "the bench arena's kept runs (ArenaRun rows); no game is touched",
     "games.limits:hit atomic": "the limits' counter rows, a leaf below services",
     "games.services.chat:post atomic": "a chat line and its limit count; the game is not changed",
     "games.services.clocks:forgive_downtime atomic":

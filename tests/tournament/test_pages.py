@@ -179,3 +179,28 @@ def test_a_move_never_gets_more_time_than_its_round(field, short, staff, seeded)
     made = T.create_tournament(staff, short, name="Fits", move_time=timedelta(minutes=5),
                                round_time=timedelta(hours=1))
     assert made.move_time == timedelta(minutes=5)
+
+
+@pytest.mark.django_db
+def test_a_tournament_table_says_whose_it_is_and_offers_no_rematch(cup, field, staff, seeded,
+                                                                   frozen):
+    from tests.games.playout import play_out
+
+    a, b = field(2)
+    for player in (a, b):
+        T.join_tournament(cup.pk, player)
+    T.start_tournament(cup.pk, staff)
+    game = cup.round_set.get().tables.get().game
+    page = client_for(a).get(f"/games/{game.pk}/").content.decode()
+    line = re.search(r'<p class="tournament-line">(.*?)</p>', page, re.S)
+    assert line and cup.get_absolute_url() in line.group(1) and "Winter cup" in line.group(1)
+    assert "round 1 ends" in line.group(1) and "<time datetime=" in line.group(1)
+    play_out(game, seed=3)
+    page = client_for(a).get(f"/games/{game.pk}/").content.decode()
+    assert "Back to Winter cup" in page
+    assert "Rematch" not in page and "New game with these rules" not in page
+    response = client_for(a).post(f"/games/{game.pk}/rematch/")
+    assert response.status_code == 409 and "no rematch" in response.content.decode()
+    # any other table has neither
+    other = services.create_game(a, cup.preset, players=2)
+    assert "tournament-line" not in client_for(a).get(f"/games/{other.pk}/").content.decode()
