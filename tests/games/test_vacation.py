@@ -147,3 +147,16 @@ def test_a_vacation_called_off_at_once_costs_no_day(alice):
     services.end_vacation(alice, T0 + DAY + 2 * HOUR)
     alice.refresh_from_db()
     assert services.days_left(alice, T0) == 29
+
+
+def test_my_games_says_the_clock_has_stopped_not_a_time_left(slow):
+    player = seat_user(slow, slow.turn_seat)
+    other = seat_user(slow, 1 - slow.turn_seat)
+    with time_machine.travel(T0 + 3 * HOUR, tick=False):
+        services.start_vacation(player, 5)
+        for reader in (player, other):
+            row = client_for(reader).get("/games/mine/").content.decode()
+            row = row[row.find(f'data-game="{slow.pk}"'):]
+            row = row[:row.find("</li>")]
+            assert "The clock has stopped: the player to move is on vacation." in row
+            assert "left" not in row and "data-deadline" not in row
