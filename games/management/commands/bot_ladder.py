@@ -10,7 +10,7 @@ seconds (by default each level thinks as long as at the table).
     python manage.py bot_ladder --load docs/arena/tables/*.jsonl
 
 keeps runs the bench arena saved (`python -m bench.arena --save`) for the ladder page's
-"Expert on every kind of table", without playing (services.arena_tables).
+"Expert at other tables", without playing (services.arena_tables).
 """
 
 from django.core.management.base import BaseCommand, CommandError

@@ -39,7 +39,7 @@ class Command(BaseCommand):
         self.stdout.write("Presets on offer: " + ", ".join(p.name for p in presets))
         self.stdout.write("Computer players: easy, medium, hard, expert (choose when creating a game).")
         measured = sorted(str(p) for p in (Path(settings.BASE_DIR) / "docs" / "arena" / "tables").glob("*.jsonl"))
-        if measured:  # the ladder page's "Expert on every kind of table" (docs/arena/tables.md)
+        if measured:  # the ladder page's "Expert at other tables" (docs/arena/tables.md)
             call_command("bot_ladder", load=measured, stdout=self.stdout)
         login = f"Log in at {settings.SITE_URL.rstrip('/')}/accounts/login/ as '{username}'"
         if created:  # the password is printed once, when the account is made
