@@ -74,3 +74,12 @@ def test_a_form_without_language_and_zone_keeps_them(alice_client, alice):
     alice_client.post(URL, {"display_name": "Alice"})
     alice.refresh_from_db()
     assert (alice.language, alice.time_zone) == ("ru", "Europe/Moscow")
+
+
+def test_without_an_email_the_mail_settings_say_they_need_one(alice_client, alice):
+    assert alice.email
+    assert "No mail is sent without an address" not in alice_client.get(URL).content.decode()
+    alice.email = ""
+    alice.save()
+    body = alice_client.get(URL).content.decode()
+    assert "No mail is sent without an address" in body and "Add an email address" in body
