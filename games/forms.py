@@ -258,11 +258,16 @@ class ClockForm(forms.Form):
         }
 
 
+QUICK_MOVE_TIME = 120  # seconds; one of MOVE_TIMES
+
+
 class QuickMatchForm(ClockForm):
     """Quick match: a seat at the first open table with these rules and this clock."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "quick_%s")
+        # A quick match is played now: two minutes a move, not the rules' slow default.
+        kwargs.setdefault("initial", {"time_control": TimeControl.MOVE, "move_time": QUICK_MOVE_TIME})
         super().__init__(*args, **kwargs)
         _offer_playable(self, offers.for_two)  # a quick match is for two: no team rules
 

@@ -158,3 +158,13 @@ def test_another_tab_after_the_table_started_gets_the_same_table(alice, bob, cla
     assert services.quick_match(alice, classic, time_control="move", move_time=HOUR).pk == first.pk
     assert services.quick_match(bob, classic, time_control="move", move_time=HOUR).pk == first.pk
     assert list(Game.objects.values_list("status", flat=True)) == [Game.Status.PLAYING]
+
+
+def test_the_quick_match_form_offers_a_clock_for_playing_now(alice_client, classic, seeded):
+    from tests.games.test_form_walk import read
+
+    form = read(alice_client.get("/").content.decode(), "quick-match")
+    assert form.chosen["time_control"] == "move" and form.chosen["move_time"] == "120"
+    response = alice_client.post("/games/quick/", form.answers(preset=classic.pk))
+    assert response.status_code == 302
+    assert Game.objects.get().move_time == timedelta(minutes=2)
