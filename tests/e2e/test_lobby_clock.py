@@ -21,8 +21,12 @@ def test_each_form_shows_the_times_of_its_clock_only(new_page):
         bank = form.get_by_label("Time bank:", exact=True)
         added = form.get_by_label("Added per move:", exact=True)
         clock = form.get_by_label("Clock:", exact=True)
-        # As the rules say: the rules choose the times too.
-        for field in (move, bank, added):
+        if form_id == "quick-match":  # played now: two minutes a move, shown
+            expect(move).to_be_visible()
+            expect(move).to_have_value("120")
+        else:  # as the rules say: the rules choose the times too
+            expect(move).to_be_hidden()
+        for field in (bank, added):
             expect(field).to_be_hidden()
         clock.select_option("move")
         expect(move).to_be_visible()
