@@ -30,6 +30,7 @@ from ..engine import (
 )
 from ..engine.cards import SUIT_SYMBOLS
 from ..models import Game, Seat, TournamentRound
+from ..services.words import deadline_words
 from .cache import Kept
 from .clocks import seat_clock
 from .orders import marked
@@ -345,4 +346,4 @@ def tournament_of(game: Game) -> dict[str, Any] | None:
         return None
     rnd = TournamentRound.objects.select_related("tournament").get(pk=game.tournament_round_id)
     return {"name": rnd.tournament.name, "url": rnd.tournament.get_absolute_url(),
-            "round": rnd.number, "deadline": rnd.deadline}
+            "round": rnd.number, "deadline": rnd.deadline, "ends": deadline_words(rnd.deadline)}
