@@ -10,7 +10,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from ..bots import LEVELS
+from ..bots import DEFAULT_BUDGETS, EXPERT_WIDE_BUDGET, LEVELS
 from ..bots.arena import wilson
 from ..engine import Rules
 from ..models import BOT_LEVELS, ArenaRun, Rating
@@ -133,15 +133,22 @@ def table_rows(runs: list[ArenaRun]) -> list[dict[str, Any]]:
             "lost": _share(mine["lost"], mine["played"]),
             "fair": _percent(1 / (rules.team_count if rules.teams else rules.players)),
             "against": ", ".join(_thinking(label) for label in sorted(bots) if label != expert),
-            "thinking": _seconds(expert),
+            "thinking": _seconds(expert, rules),
             "cpu_p95": f"{mine['cpu_p95'] * 1000:.0f}" if mine["cpu_p95"] else "–",
         })
     return sorted(rows, key=lambda row: row["order"])
 
 
-def _seconds(label: str) -> str:
+def _seconds(label: str, rules: Rules) -> str:
+    """The Expert's thinking time a move: at three players or more, and in teams, it
+    thinks longer than its budget says (bots.EXPERT_WIDE_BUDGET)."""
     budget = label.partition(":")[2]
-    return _("%(seconds)s s") % {"seconds": formats.number_format(float(budget))} if budget else "–"
+    if not budget:
+        return "–"
+    seconds = float(budget)
+    if rules.players != 2 or rules.teams:
+        seconds *= EXPERT_WIDE_BUDGET / DEFAULT_BUDGETS["expert"]
+    return _("%(seconds)s s") % {"seconds": formats.number_format(round(seconds, 2))}
 
 
 def _thinking(label: str) -> str:
