@@ -9,6 +9,7 @@ from django.core.validators import RegexValidator
 from django.forms.renderers import Jinja2
 from django.urls import reverse
 from django.utils.functional import lazy
+from django.utils.html import escape
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -141,6 +142,8 @@ class CreateGameForm(forms.Form):
             self.initial = {**self.initial, "bots": bots[-1]}
         if preset.teams:
             players.help_text = preset.get_teams_display()
+        # The chosen rules in a sentence or two, beside the choice (help text is not escaped).
+        self.fields["preset"].help_text = escape(preset.about)
 
     def clean(self):
         data = super().clean()
@@ -345,6 +348,7 @@ class TournamentForm(ClockForm):
         them offered only where they may (services.offers)."""
         if preset is None:
             return
+        self.fields["preset"].help_text = escape(preset.about)  # as the new-game form
         sizes = offers.table_sizes(preset)
         self.fields["table_size"].widget.choices = [(n, str(n)) for n in sizes]
         if not self.is_bound and _chosen(self, "table_size") not in sizes and sizes:

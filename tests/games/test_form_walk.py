@@ -194,3 +194,15 @@ def test_the_forms_asked_again_with_nonsense_answers_come_back_whole(alice_clien
         form = read(r.content.decode(), target)
         assert form.choices["preset"] and form.chosen["preset"] in form.choices["preset"]
     assert not Game.objects.exists() and not Tournament.objects.exists()
+
+
+def test_the_chosen_rules_are_described_beside_the_choice(alice_client, seeded_presets):
+    perevodnoy = RulePreset.objects.get(name="Perevodnoy (transfer)")
+    perevodnoy.description = "Pass the attack on <b>with a card</b> of its rank."
+    perevodnoy.save()
+    hx = {**HX, "HX-Target": "create-game"}
+    page = alice_client.get("/games/new/", {"preset": perevodnoy.pk}, headers=hx).content.decode()
+    assert "Pass the attack on &lt;b&gt;with a card&lt;/b&gt; of its rank." in page
+    hx = {**HX, "HX-Target": "create-tournament"}
+    page = alice_client.get("/tournaments/new/", {"preset": perevodnoy.pk}, headers=hx).content.decode()
+    assert "Pass the attack on &lt;b&gt;with a card&lt;/b&gt; of its rank." in page
