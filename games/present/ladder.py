@@ -142,19 +142,23 @@ def table_rows(runs: list[ArenaRun]) -> list[dict[str, Any]]:
 def _seconds(label: str, rules: Rules) -> str:
     """The Expert's thinking time a move: at three players or more, and in teams, it
     thinks longer than its budget says (bots.EXPERT_WIDE_BUDGET)."""
-    budget = label.partition(":")[2]
-    if not budget:
-        return "–"
-    seconds = float(budget)
+    level, _sep, budget = label.partition(":")
+    seconds = float(budget) if budget else DEFAULT_BUDGETS.get(level, 0.0)  # none: its own
     if rules.players != 2 or rules.teams:
         seconds *= EXPERT_WIDE_BUDGET / DEFAULT_BUDGETS["expert"]
-    return _("%(seconds)s s") % {"seconds": formats.number_format(round(seconds, 2))}
+    return _("%(seconds)s s") % {"seconds": _number(seconds)}
 
 
 def _thinking(label: str) -> str:
     level, _sep, budget = label.partition(":")
     name = str(LABELS.get(level, level)).capitalize()
-    if not budget:
+    seconds = float(budget) if budget else DEFAULT_BUDGETS.get(level, 0.0)  # none: its own
+    if not seconds:
         return name
-    return _("%(level)s (%(seconds)s s a move)") % {"level": name,
-                                                   "seconds": formats.number_format(float(budget))}
+    return _("%(level)s (%(seconds)s s a move)") % {"level": name, "seconds": _number(seconds)}
+
+
+def _number(seconds: float) -> str:
+    """Seconds as a reader writes them: 1, 0.48, 0.02 (in their language: 0,48)."""
+    seconds = round(seconds, 2)
+    return formats.number_format(int(seconds) if seconds.is_integer() else seconds)

@@ -195,3 +195,16 @@ def test_a_fresh_site_shows_the_measured_tables_on_the_ladder_page(client):
     classic = re.search(r"<th scope=\"row\">Classic, 2 players</th><td[^>]*>(\d+)</td>", page)
     assert classic and int(classic.group(1)) == 400
     assert "Perevodnoy, 2 players" in page
+
+
+def test_a_run_at_the_levels_own_budgets_shows_their_thinking_times(client):
+    rules = {"players": 2, "teams": None, "transfer": False}
+    bots = {"expert": {"played": 10, "lost": 3, "drawn": 0, "decisions": 5, "cpu_p95": 0.4321},
+            "hard": {"played": 10, "lost": 7, "drawn": 0, "decisions": 5, "cpu_p95": 0.9}}
+    ArenaRun.objects.create(deals=10, seed="s", seconds=0, figures={"table": {
+        "rules": rules, "seed": "s", "code": "c", "packs": 5, "deals": 10, "drawn": 0,
+        "bots": bots}})
+    page = client.get("/leaderboards/computer/").content.decode()
+    row = re.search(r"<th scope=\"row\">Classic, 2 players</th>(.*?)</tr>", page, re.S)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row.group(1))
+    assert cells == ["10", "30% (11%–60%)", "50%", "0.48 s", "Hard (1 s a move)", "432"]
