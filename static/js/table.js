@@ -199,12 +199,15 @@
     var label = target.closest("fieldset.hand label.pick");
     if (label) {
       var box = label.querySelector("input[type=checkbox]");
+      // Space (or Enter, below) on the box itself: the browser has ticked it already.
+      var direct = target === box;
+      if (direct && box && !box.checked) return;  // un-ticked: only taken off the move
       var others = chosen(form).filter(function (b) { return b !== box; });
-      if (!box || box.disabled || box.checked || others.length || form.dataset.max !== "1") return;
+      if (!box || box.disabled || (box.checked && !direct) || others.length || form.dataset.max !== "1") return;
       // R32: a transfer is a whole move; a card that may also beat asks which it does.
       var transfer = box.value.indexOf("transfer:") === 0;
       if (form.querySelector("fieldset.beat") && !transfer) return;
-      event.preventDefault();
+      event.preventDefault();  // on the box itself this un-ticks it again
       var beats = transfer ? beatRadios(form, box.value.split(":")[1]) : [];
       if (beats.length) {
         ask(form, label, beats, true, box);
@@ -224,7 +227,40 @@
   document.addEventListener("keydown", function (event) {
     var form = moveForm();
     if (event.key === "Escape" && form && form.querySelector(".ask")) closeAsk(form);
+    // Enter on a hand card does what a click does, not send the form as it stands.
+    var box = event.target;
+    if (event.key === "Enter" && form && box.matches && box.matches("fieldset.hand input[type=checkbox]")) {
+      event.preventDefault();
+      box.click();
+    }
   });
+
+  // ------------------------------------------------------------- focus kept
+  // A live update replaces the table, and focus in it would fall back to the top of the
+  // page: put it back on the same control when it is still there, else on the first card
+  // to play (or the first button of the move). Focus elsewhere (the chat) is left alone.
+  var focusKey = null, focusInTable = false;
+  function keyOf(el) {
+    var q = function (v) { return '"' + CSS.escape(v) + '"'; };
+    if (el.matches("input[name][value]")) return "input[name=" + q(el.name) + "][value=" + q(el.value) + "]";
+    if (el.matches("button[data-beat-with]")) return "button[data-beat-with=" + q(el.dataset.beatWith) + "]";
+    if (el.matches("button[name][value]")) return "button[name=" + q(el.name) + "][value=" + q(el.value) + "]";
+    return null;
+  }
+  document.addEventListener("focusin", function (event) {
+    var table = document.getElementById("table");
+    focusInTable = Boolean(table && table.contains(event.target));
+    focusKey = focusInTable ? keyOf(event.target) : null;
+  });
+  function restoreFocus() {
+    var table = document.getElementById("table"), active = document.activeElement;
+    if (!focusInTable || !table || (active && active !== document.body && active.isConnected)) return;
+    var target = (focusKey && table.querySelector(focusKey)) ||
+      table.querySelector("#move fieldset.hand input:not(:disabled), #move fieldset.hand button.beat-with") ||
+      table.querySelector("#move button:not([hidden]):not(:disabled)");
+    if (target) target.focus({ preventScroll: true });
+  }
+  document.addEventListener("htmx:load", function () { setTimeout(restoreFocus, 0); });
 
   // ------------------------------------------------------------- your turn, the last move
   // The tab's title and icon say when it is your move (the sounds: static/js/sound.js); the

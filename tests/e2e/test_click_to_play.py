@@ -67,6 +67,15 @@ def test_the_defender_beats_by_clicking_and_is_asked_which_card(
     assert state["table"] == []
     expect(page.locator("#announcer")).to_contain_text("pia beats 7♣ with J♣.")
 
+    # Pia leads now. The update kept focus in her hand (not the top of the page), and
+    # Space on a card leads it, as a click does.
+    state = wait_state(person, "(s) => s.mine")
+    page.wait_for_function("() => document.activeElement.closest('#move fieldset.hand')")
+    lead = page.evaluate("() => document.activeElement.value")
+    assert lead.startswith("attack:")
+    state = answered(person, lambda: page.keyboard.press("Space"))
+    assert state["table"] == [lead.split(":")[1]]
+
 
 # Pia (seat 1) holds 7♥ (a trump: it may beat the 7♠ or transfer) and 7♣ (it may only
 # transfer); hearts are trump; olga leads the 7♠.
