@@ -93,6 +93,7 @@ MIDDLEWARE = [
     "accounts.middleware.PlayerLanguageMiddleware",  # a saved profile language wins
     "accounts.middleware.LastSeenMiddleware",  # no "your move" email for a move seen
     "accounts.middleware.TimeZoneMiddleware",  # the browser's (and profile's) time zone
+    "durak_site.notallowed.NotAllowedPage",  # a 405 to a browser: the site's own page
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
