@@ -50,11 +50,19 @@ def among_friends(game: Game) -> bool:
     return game.private and game.challenged_id is None
 
 
+def _joins_emoji(text: str, i: int) -> bool:
+    """A zero-width joiner inside an emoji (👩‍💻, a family): between a symbol (or its
+    variation mark) and a symbol. Any other control or format character goes."""
+    return (text[i] == "\u200d" and 0 < i < len(text) - 1
+            and unicodedata.category(text[i - 1])[0] in "SM" and unicodedata.category(text[i + 1])[0] == "S")
+
+
 def clean_text(text: object) -> str:
     """The message as it will be kept: no control characters, no surrounding space."""
     if not isinstance(text, str):
         raise BadRequest(_("That is not a message."))
-    text = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text)
+    text = "".join(ch if unicodedata.category(ch)[0] != "C" or _joins_emoji(text, i) else " "
+                   for i, ch in enumerate(text))
     text = " ".join(text.split())
     if not text:
         raise BadRequest(_("Write something first."))

@@ -82,6 +82,18 @@ def test_control_characters_are_dropped_and_300_characters_fit(duel, alice):
     assert ChatMessage.objects.get().text == "a b c" + "x" * 295
 
 
+@pytest.mark.parametrize("text, kept", [
+    ("\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466", None),  # a family
+    ("\U0001f469\U0001f3fd\u200d\U0001f4bb good game", None),  # a woman coding, skin tone
+    ("\u2764\ufe0f\u200d\U0001f525", None),  # a heart on fire (after a variation mark)
+    ("a\u200db", "a b"),  # between letters a joiner is only hidden text
+    ("\u200d\U0001f600\u200d", "\U0001f600"),  # at either end it joins nothing
+])
+def test_emoji_joined_by_a_zero_width_joiner_stay_whole(duel, alice, text, kept):
+    chat.post(duel.pk, alice, text=text)
+    assert ChatMessage.objects.get().text == (text if kept is None else kept)
+
+
 @pytest.mark.django_db
 def test_writing_too_fast_is_refused(duel, alice, bob):
     for i in range(limits.window("chat").allowed):
