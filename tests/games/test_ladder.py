@@ -162,13 +162,13 @@ def test_a_bench_run_on_a_bigger_table_shows_on_the_ladder_page(client, tmp_path
 
 
 def test_a_team_run_counts_each_team_once(client, tmp_path):
-    path = _bench_run(tmp_path, "--bots", "expert:0.005,easy", "--players", "4",
+    path = _bench_run(tmp_path, "--bots", "expert:0.001,easy", "--players", "4",
                       "--teams", "2x2", "--deals", "8")
     deals, lost = _lost(path, lambda res: res["lineup"][0][0] == "expert" and res["losing_team"] == 0
                         or res["lineup"][1][0] == "expert" and res["losing_team"] == 1)
     call_command("bot_ladder", load=[str(path)])
     run = ArenaRun.objects.get()
-    expert = run.figures["table"]["bots"]["expert:0.005"]
+    expert = run.figures["table"]["bots"]["expert:0.001"]
     assert (expert["played"], expert["lost"]) == (deals, lost) and deals == 8
     page = client.get("/leaderboards/computer/").content.decode()
     assert "Classic, teams 2x2" in page and "50%</td>" in page  # a fair share of two teams
