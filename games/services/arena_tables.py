@@ -82,20 +82,22 @@ def read_run(path: str, lines: Lines) -> dict[str, Any]:
     for label, kept in bots.items():
         times = cpu.get(label, [])
         kept.update(decisions=len(times), cpu_p95=percentile(times, 0.95) if times else None)
-    return {"rules": rules, "seed": seed, "code": code, "packs": len(packs), "deals": deals,
-            "drawn": drawn, "bots": bots}
+    return {"rules": rules, "seed": seed, "code": code, "packs": len(packs),
+            "first_pack": min(packs), "deals": deals, "drawn": drawn, "bots": bots}
 
 
 def load(files: Mapping[str, Lines]) -> list[ArenaRun]:
-    """Keep each file's run for the ladder page, replacing a run of the same rules, seed and
-    code loaded before. Every file is read before anything is kept: a bad one keeps none."""
+    """Keep each file's run for the ladder page, replacing a run of the same rules, seed,
+    code and first pack loaded before (the same file, grown since: a run played in parts
+    keeps each part). Every file is read before anything is kept: a bad one keeps none."""
     tables = [read_run(path, lines) for path, lines in files.items()]
     runs = []
     with transaction.atomic():
         for table in tables:
             key = {f"figures__table__{k}": table[k] for k in ("seed", "code")}
             for old in ArenaRun.objects.filter(**key):
-                if old.figures["table"]["rules"] == table["rules"]:
+                kept = old.figures["table"]  # one kept before parts were told apart: the same
+                if kept["rules"] == table["rules"] and kept.get("first_pack", table["first_pack"]) == table["first_pack"]:
                     old.delete()
             runs.append(ArenaRun.objects.create(deals=table["deals"], seed=table["seed"][:64],
                                                 seconds=0.0, figures={"table": table}))

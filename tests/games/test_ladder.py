@@ -208,3 +208,17 @@ def test_a_run_at_the_levels_own_budgets_shows_their_thinking_times(client):
     row = re.search(r"<th scope=\"row\">Classic, 2 players</th>(.*?)</tr>", page, re.S)
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row.group(1))
     assert cells == ["10", "30% (11%–60%)", "50%", "0.48 s", "Hard (1 s a move)", "432"]
+
+
+def test_a_run_played_in_parts_keeps_each_part_and_adds_them_up(client, tmp_path):
+    parts = []
+    for first in (0, 1):
+        part = tmp_path / f"part-{first}"
+        part.mkdir()
+        parts.append(str(_bench_run(part, "--bots", "expert:0.001,easy", "--deals", "2",
+                                    "--first-deck", str(first))))
+    call_command("bot_ladder", load=parts)
+    call_command("bot_ladder", load=parts[:1])  # the first part again (grown): replaced
+    assert ArenaRun.objects.count() == 2
+    page = client.get("/leaderboards/computer/").content.decode()
+    assert re.findall(r"<th scope=\"row\">Classic, 2 players</th><td[^>]*>(\d+)</td>", page) == ["4"]
