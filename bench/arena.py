@@ -35,6 +35,7 @@ from typing import Any, NotRequired, TextIO, TypedDict
 
 import games.bots
 from games.bots import LEVELS, make_bot
+from games.bots.arena import bot_label
 from games.engine import Deal, Rules, full_deck
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -73,11 +74,6 @@ def parse_bot(spec: str) -> BotSpec:
     if level not in LEVELS:
         raise argparse.ArgumentTypeError(f"unknown bot {level!r}: use one of {', '.join(LEVELS)}")
     return level, float(budget) if budget else None
-
-
-def bot_label(spec: BotSpec) -> str:
-    level, budget = spec
-    return level if budget is None else f"{level}:{budget:g}"
 
 
 def rotations[T](lineup: list[T]) -> list[list[T]]:

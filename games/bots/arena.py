@@ -26,6 +26,13 @@ RULES = Rules(players=2)  # the classic rules, two players
 MAX_ACTIONS = 5000  # a deal ends long before (the engine guarantees an end)
 
 
+def bot_label(spec: tuple[str, float | None]) -> str:
+    """A player of an arena's line-up as its results name it: `hard`, `expert:0.09` (a
+    level and its budget, none for the level's own; bench/arena.py and the ladder)."""
+    level, budget = spec
+    return level if budget is None else f"{level}:{budget:g}"
+
+
 @dataclass(frozen=True)
 class ArenaDeal:
     """One deal: the level at each seat, the losing seat (None: drawn)."""

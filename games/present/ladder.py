@@ -139,20 +139,25 @@ def table_rows(runs: list[ArenaRun]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda row: row["order"])
 
 
+def _budget(label: str) -> tuple[str, float]:
+    """A line-up's player (`expert:0.09`, `hard`): its level and seconds a move, the
+    level's own when the label names none."""
+    level, _sep, budget = label.partition(":")
+    return level, float(budget) if budget else DEFAULT_BUDGETS.get(level, 0.0)
+
+
 def _seconds(label: str, rules: Rules) -> str:
     """The Expert's thinking time a move: at three players or more, and in teams, it
     thinks longer than its budget says (bots.EXPERT_WIDE_BUDGET)."""
-    level, _sep, budget = label.partition(":")
-    seconds = float(budget) if budget else DEFAULT_BUDGETS.get(level, 0.0)  # none: its own
+    _level, seconds = _budget(label)
     if rules.players != 2 or rules.teams:
         seconds *= EXPERT_WIDE_BUDGET / DEFAULT_BUDGETS["expert"]
     return _("%(seconds)s s") % {"seconds": _number(seconds)}
 
 
 def _thinking(label: str) -> str:
-    level, _sep, budget = label.partition(":")
+    level, seconds = _budget(label)
     name = str(LABELS.get(level, level)).capitalize()
-    seconds = float(budget) if budget else DEFAULT_BUDGETS.get(level, 0.0)  # none: its own
     if not seconds:
         return name
     return _("%(level)s (%(seconds)s s a move)") % {"level": name, "seconds": _number(seconds)}

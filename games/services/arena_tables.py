@@ -12,7 +12,7 @@ from typing import Any
 from django.db import transaction
 
 from ..bots import LEVELS
-from ..bots.arena import percentile
+from ..bots.arena import bot_label, percentile
 from ..engine import Rules
 from ..models import ArenaRun
 
@@ -31,10 +31,6 @@ def _bot(spec: Any) -> tuple[str, float | None]:
     if level not in LEVELS or not (budget is None or isinstance(budget, int | float)):
         raise ValueError(f"unknown player {spec!r}")
     return level, budget
-
-
-def _label(level: str, budget: float | None) -> str:
-    return level if budget is None else f"{level}:{budget:g}"
 
 
 def read_run(path: str, lines: Lines) -> dict[str, Any]:
@@ -58,7 +54,7 @@ def read_run(path: str, lines: Lines) -> dict[str, Any]:
                 continue  # a pack saved twice counts once
             packs.add(int(line["deck"]))
             for res in line["results"]:
-                lineup = [_label(*_bot(spec)) for spec in res["lineup"]]
+                lineup = [bot_label(_bot(spec)) for spec in res["lineup"]]
                 if len(lineup) != parsed.players:
                     raise ValueError("a line-up that does not fill the table")
                 draw = bool(res["draw"])

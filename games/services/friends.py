@@ -17,6 +17,7 @@ from accounts.models import Block, Friend
 
 from .. import notify
 from ..models import Game, Seat
+from ..tournament.pairing import pair_key
 from .access import Someone, can_view, need_user
 from .errors import BadRequest, Forbidden, NotFound
 
@@ -161,10 +162,10 @@ def blocked_between(one: int, other: int) -> bool:
 
 
 def blocked_pairs(players: Iterable[int]) -> set[tuple[int, int]]:
-    """The pairs among `players` with a block either way, each (lower id, higher id)."""
+    """The pairs among `players` with a block either way, keyed as the pairing keys them."""
     ids = list(players)
     rows = Block.objects.filter(player_id__in=ids, blocked_id__in=ids).values_list("player_id", "blocked_id")
-    return {(min(a, b), max(a, b)) for a, b in rows}
+    return {pair_key(a, b) for a, b in rows}
 
 
 def kept_apart(player_id: int) -> set[int]:

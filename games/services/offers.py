@@ -68,8 +68,6 @@ def played_by(preset: RulePreset) -> str:
         "preset": preset.label, "players": players_words(preset)}
 
 
-
-
 def move_time_in_round(move_time: timedelta, round_time: timedelta) -> timedelta:
     """A tournament's time per move, at most its round's: a table whose round ends first is
     lost by the player to act, so a longer clock would show hours that are not there."""
