@@ -22,7 +22,7 @@ def checker_zip() -> bytes:
     PYTHONPATH=durak-check.zip."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(zipfile.ZipInfo("games/__init__.py", WHEN), "")
+        archive.writestr(_info("games/__init__.py"), "")
         kept = ENGINE.parent / "kept.py"  # the one cache helper the engine uses
         archive.writestr(_info("games/kept.py"), kept.read_text(encoding="utf-8"))
         for module in sorted(ENGINE.glob("*.py")):
