@@ -1,9 +1,12 @@
 """What a player reads and hears at the table, whole and once: "(you)" beside a name that
-may be cut."""
+may be cut, and the last move of a finished deal."""
+
+import re
 
 import pytest
 
 from games import services
+from games.models import Game
 
 from .conftest import client_for, table_url
 from .playout import play_out
@@ -27,3 +30,16 @@ def test_your_seat_keeps_you_outside_the_name_a_phone_may_cut(alice, bob, classi
     game = play_out(game)
     replay = client_for(alice).get(f"/games/{game.pk}/replay/?move=0").content.decode()
     assert f'<span class="own-name">{LONG_NAME}</span> <span class="you">(you)</span>' in replay
+
+
+def test_the_last_move_of_a_finished_deal_is_shown_whole(duel, alice):
+    page = client_for(alice).get(table_url(duel)).content.decode()
+    assert '<p class="last-move">' not in page  # no move yet
+    game = play_out(duel)
+    assert game.status == Game.Status.FINISHED
+    page = client_for(alice).get(table_url(game)).content.decode()
+    # table-mode.css cuts the line to two on a phone only while a deal is on.
+    line = re.search(r'<p class="last-move"( data-ended)?><span class="label">Last move:</span>'
+                     r'([^<]+)</p>', page)
+    assert line and line.group(1) == " data-ended", page
+    assert "durak" in line.group(2)
