@@ -51,6 +51,35 @@ class FittedSelect(forms.Select):
         return option
 
 
+class FollowingRadioSelect(forms.RadioSelect):
+    """Radio buttons whose choice follows a check box until the person picks one
+    (static/js/fit.js): `when` maps a choice's value to "on" or "off", the box's state
+    that chooses it."""
+
+    def __init__(self, *args, follows: str, when: dict[str, str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.follows, self.when = follows, when
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if str(value) in self.when:
+            option["attrs"].update({"data-follows": self.follows, "data-when": self.when[str(value)]})
+        return option
+
+
+RATINGS = [("rated", _("rated")), ("casual", _("casual"))]
+CASUAL_HELP = _("A casual game does not change anyone's rating, and the coach may give hints in it.")
+
+
+def _rating(**options) -> forms.TypedChoiceField:
+    """Rated or casual, as radio buttons; `empty_value`: what no choice means (Django takes
+    any value there)."""
+    options.setdefault("widget", forms.RadioSelect)
+    return forms.TypedChoiceField(label=_("Rating"), choices=RATINGS,
+                                  coerce=lambda value: value == "rated", required=False,
+                                  **options)
+
+
 def _durations(*seconds: int) -> list:
     return [(n, DURATIONS[n]) for n in seconds]
 
@@ -93,13 +122,15 @@ class CreateGameForm(forms.Form):
     private = forms.BooleanField(
         label=_("Private"), required=False,
         help_text=_("Not listed in the lobby; players join with the invite link."))
-    rated = forms.TypedChoiceField(
-        label=_("Rating"), choices=[("rated", _("rated")), ("casual", _("casual"))],
-        coerce=lambda value: value == "rated", initial="rated", widget=forms.RadioSelect,
-        # Django takes any empty value; the stubs allow only a string or None.
-        required=False, empty_value=True,  # type: ignore[arg-type]
+    # Unchosen (a page without scripts), the service decides: a table in the lobby is
+    # rated, a private one casual; with scripts the choice follows the Private box.
+    rated = _rating(
+        empty_value=None, widget=FollowingRadioSelect(
+            follows="private", when={"rated": "off", "casual": "on"}),
         help_text=_("A casual game does not change anyone's rating, and the coach may give "
-                    "hints in it."))
+                    "hints in it. A private table is casual unless you choose rated: rated "
+                    "tables need registered players, so a guest with the link can't sit "
+                    "at one."))
     min_reliability = forms.TypedChoiceField(
         label=_("Players who finish their games"), coerce=int, required=False,
         empty_value=None, choices=[("", _("anyone"))] + [
@@ -280,7 +311,7 @@ class ChallengeForm(ClockForm):
 
     opponent = forms.CharField(label=_("Player"), max_length=150,
                                help_text=_("Their user name, as on their profile."))
-    rated = _create["rated"]
+    rated = _rating(initial="rated", empty_value=True, help_text=CASUAL_HELP)
     field_order = ["opponent"]
 
     def __init__(self, *args, **kwargs):
@@ -320,7 +351,7 @@ class TournamentForm(ClockForm):
         label=_("Starts"), required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
         help_text=_("Empty: you start it yourself."))
-    rated = _create["rated"]
+    rated = _rating(initial="rated", empty_value=True, help_text=CASUAL_HELP)
     bots_fill = forms.BooleanField(
         label=_("Computer players fill short tables"), required=False,
         help_text=_("Casual tournaments only: players left over sit with computer players "

@@ -43,7 +43,8 @@ SUBCLASSES = {
     "games.management.commands.bot_ladder": {"Command"},
     "games.translation": {"RulePresetTranslation"},
     # forms
-    "games.forms": {"ClockForm", "CreateGameForm", "FittedSelect", "LobbyFilterForm"},
+    "games.forms": {"ClockForm", "CreateGameForm", "FittedSelect", "FollowingRadioSelect",
+                    "LobbyFilterForm"},
     "accounts.forms": {"EmailChangeForm", "GuestForm", "ProfileForm", "SignUpForm", "ZoneSelect",
                        "SignUpForm.Meta"},
     # models and their choices

@@ -43,6 +43,7 @@ def environment(**options: Any) -> jinja2.Environment:
     env.globals.update({"_": gettext, "card": card, "rating": rating, "url": reverse})
     env.filters.update({
         "card_label": describe.label,
+        "spoken": describe.spoken,
         "before_period": describe.before_period,
         "date": _date,
         "iso": _iso,

@@ -79,7 +79,7 @@ def create_game(creator: Someone, preset: RulePreset | None, *, players: int,
                 deals: int | None = None, loss_limit: int | None = None,
                 time_control: str | None = None, move_time: timedelta | None = None,
                 bank_time: timedelta | None = None, increment: timedelta | None = None,
-                private: bool = False, rated: bool = True,
+                private: bool = False, rated: bool | None = None,
                 min_reliability: int | None = None, lesson: bool = False,
                 seed: str | None = None, challenged: Player | None = None,
                 tournament_round: TournamentRound | None = None) -> Game:
@@ -88,10 +88,13 @@ def create_game(creator: Someone, preset: RulePreset | None, *, players: int,
 
     `bots` is a list of levels for seats to fill, or a count of `bot_level` bots. A table
     with no empty seat starts at once. The time control and its times default to the
-    preset's. A casual game (`rated=False`) moves no rating. A `lesson` is dealt from
-    `seed` (services/lesson.py).
+    preset's. A casual game (`rated=False`) moves no rating; unsaid, a table in the lobby
+    is rated and a private one (friends, guests by the link) casual. A `lesson` is dealt
+    from `seed` (services/lesson.py).
     """
     maker = need_user(creator)
+    if rated is None:
+        rated = not private
     casual_only(maker, rated)
     if not isinstance(preset, RulePreset) or not preset.active:
         raise BadRequest(_("That rule preset is not offered."))

@@ -1,7 +1,8 @@
 // Honest forms (docs/design.md, "Honest forms"): a choice the server would refuse is
 // disabled as the other choices change. games.forms marks the fields: a select with
 // data-most-by="players" data-most-less="1" offers at most players - 1; a checkbox with
-// data-only-if="rated=casual" only while that choice is made. The server checks anyway.
+// data-only-if="rated=casual" only while that choice is made; radio buttons with
+// data-follows="private" are chosen by that box (below). The server checks anyway.
 (function () {
   "use strict";
 
@@ -29,7 +30,27 @@
 
   document.addEventListener("change", function (event) {
     if (event.target.form) fit(event.target.form);
+    if (event.target.type === "checkbox" && event.target.form) follow(event.target.form, event.target);
   });
+
+  // A choice that follows a box (games.forms.FollowingRadioSelect): the rating of a new
+  // table is casual when it is private, rated when it is not. Ticking the box chooses
+  // again; the person may still pick the other one after. With nothing chosen (the page
+  // just shown), the box's state chooses.
+  function follow(form, box) {
+    form.querySelectorAll("input[type=radio][data-follows]").forEach(function (radio) {
+      var followed = form.elements[radio.getAttribute("data-follows")];
+      if (!followed || (box && followed !== box)) return;
+      if (!box && form.querySelector("input[type=radio][name=\"" + radio.name + "\"]:checked")) return;
+      if (radio.getAttribute("data-when") === (followed.checked ? "on" : "off")) radio.checked = true;
+    });
+  }
+  function followAll(root) {
+    var forms = root.tagName === "FORM" ? [root] : root.querySelectorAll("form");
+    Array.prototype.forEach.call(forms, function (form) { follow(form, null); });
+  }
+  followAll(document);
+  document.addEventListener("htmx:load", function (event) { followAll(event.detail.elt); });
 
   // A form the server fits again to a changed choice (games.forms._refit_on_change)
   // comes back as it was sent: whatever was typed or chosen while the request was on

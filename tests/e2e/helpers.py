@@ -203,8 +203,9 @@ def log_in(new_page, username: str, **options) -> Person:
 
 # ----------------------------------------------------------------------------- lobby
 def create_game(page: Page, *, preset="Classic", players=2, bots=0, level="medium",
-                deals=1, private=False, rated=True) -> int:
-    """Fill the lobby's "New game" form and make the table; returns the game's id."""
+                deals=1, private=False, rated: bool | None = True) -> int:
+    """Fill the lobby's "New game" form and make the table; returns the game's id.
+    `rated=None`: the rating as the form chooses it (a private table casual)."""
     page.goto("/")
     rules = page.locator("#create-game").get_by_label("Rules:", exact=True)
     if rules.evaluate("s => s.options[s.selectedIndex].text") != preset:
@@ -220,8 +221,10 @@ def create_game(page: Page, *, preset="Classic", players=2, bots=0, level="mediu
     form.get_by_label("How many:", exact=True).fill(str(deals))
     if private:
         form.get_by_label("Private:", exact=True).check()
-    if not rated:
+    if rated is False:
         form.get_by_label("casual", exact=True).check()
+    elif rated and private:  # a private table comes casual: rated is the maker's choice
+        form.get_by_label("rated", exact=True).check()
     form.get_by_role("button", name="Make the table").click()
     page.wait_for_url(TABLE_URL)
     page.wait_for_selector("#table")

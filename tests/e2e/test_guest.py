@@ -1,7 +1,7 @@
 """A guest from a link (docs/design.md, "Guests from a link"): a player makes a private
-casual table and copies its link; a fresh browser with no account opens it, plays as a
-guest and makes a first move in under 30 seconds; then claims the account and finds the
-game in "My games"."""
+table (casual as the form comes) and copies its link; a fresh browser with no account
+opens it, plays as a guest and makes a first move in under 30 seconds; then claims the
+account and finds the game in "My games"."""
 
 import random
 import re
@@ -22,7 +22,9 @@ def test_a_friend_plays_as_a_guest_from_the_link_then_claims_the_account(
         new_page, short_preset):
     anna = watch(new_page(), "anna")
     sign_up(anna.page, "anna")
-    game_id = create_game(anna.page, preset=short_preset, players=2, private=True, rated=False)
+    # Private, the rating left as the form comes: casual, open to a guest.
+    game_id = create_game(anna.page, preset=short_preset, players=2, private=True, rated=None)
+    expect(anna.page.locator(".waiting")).to_contain_text("This game is casual")
     invite = anna.page.locator("#invite-link").input_value()
 
     granny = watch(new_page(), "Granny")  # a fresh browser context: no account, no cookie

@@ -7,7 +7,9 @@ desktop (1366x900).
 One browser and one site for all; one page per language and screen, going from address
 to address. Each page fails on: a page wider than the screen; a word broken inside itself
 (its letters on two lines); text clipped by its box without an ellipsis; a row that
-scrolls sideways; a control of the reader's turn (a hand card to play, a beat choice, Take
+scrolls sideways; the table's words a player must read whole cut at all, even with an
+ellipsis (the table's facts under its title, whose turn it is, "(you)" at their seat, and
+the last move once the deal is over); a control of the reader's turn (a hand card to play, a beat choice, Take
 or Pass) below the first screen; and, on screens 800 px high or more, the "Next game
 waiting" button or the standing orders' title below it. Screenshots of the first screen go
 to artifacts/screens/ for people to look at.
@@ -27,6 +29,7 @@ from games.present.lesson import lesson
 from games.services.lesson import LESSON_BOT, LESSON_SEEDS
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.helpers import PASSWORD, quiet_notify
+from tests.games.playout import play_out
 from tests.stacking import stack_new_matches
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -79,6 +82,16 @@ LAYOUT_JS = """(size) => {
     // A row that hides choices behind a sideways scroll (a long "beat with" strip).
     if (['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1)
       say('scrolls sideways', el);
+  }
+  // The table's words read whole, never cut, not even by an ellipsis: its facts under the
+  // title, whose turn it is, your seat's "(you)", and the last move at a deal's end.
+  const ended = document.querySelector('.felt .centre[data-ended]');
+  const whole = ['.table-head .meta', '.felt .turn', '.felt .seat.me .name', '.felt .seat .you',
+                 ...(ended ? ['.felt .last-move'] : [])];
+  for (const el of document.querySelectorAll(whole.join(', '))) {
+    if (!shown(el)) continue;
+    if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 2)
+      say(`cut (${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight})`, el);
   }
   // A word broken inside itself: its letters' boxes on two lines.
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -227,6 +240,9 @@ def _pages(monkeypatch, django_user_model) -> tuple[object, dict[str, str]]:
                key=lambda a: (a.card.suit == deal.trump, a.card.rank))
     game = services.play(game.pk, others[0], [lead.token()], game.version)
     pages["table-6-defend"] = game.get_absolute_url()
+    # A deal played to its end: its last move, three lines on a phone in Russian.
+    game = _stacked_game(monkeypatch, viewer, "Classic", players=2, others=others[:1])
+    pages["table-over"] = play_out(game, seed=0).get_absolute_url()
     # Waiting for another: "Next game waiting" and the standing orders.
     game = _stacked_game(monkeypatch, others[1], "Classic", players=2, others=[viewer])
     pages["table-2-waiting"] = game.get_absolute_url()

@@ -1,5 +1,6 @@
 """A name as long as the site allows, with no space to break at, never widens a page on a
-phone: the lobby, a table in play, My games and the profiles stay 390 px wide."""
+phone: the lobby, a table in play, My games and the profiles stay 390 px wide; at the
+table the player still sees "(you)" at their own seat, the name cut before it."""
 
 import pytest
 
@@ -32,3 +33,23 @@ def test_the_longest_names_fit_a_phone(new_page, django_user_model, monkeypatch)
         page.wait_for_load_state("load")
         widths[path] = page.evaluate("document.documentElement.scrollWidth")
     assert {path: width for path, width in widths.items() if width > 390} == {}
+    page.goto(f"/games/{game.pk}/")
+    you = page.locator("#table .seat.me .you")
+    assert you.inner_text() == "(you)"
+    assert you.evaluate(YOU_IN_SIGHT_JS) == [], "\n".join(you.evaluate(YOU_IN_SIGHT_JS))
+
+
+# "(you)" in sight: inside its name's box, its seat and the screen, not cut by an ellipsis.
+YOU_IN_SIGHT_JS = """(you) => {
+  const box = (el) => el.getBoundingClientRect(), r = box(you), found = [];
+  for (const el of [you.closest('.name'), you.closest('.seat'), document.documentElement]) {
+    const b = box(el);
+    if (r.left < b.left - 1 || r.right > b.right + 1 || r.width < 1)
+      found.push(`(you) at ${Math.round(r.left)}-${Math.round(r.right)} outside `
+                 + `${el.className || el.tagName} ${Math.round(b.left)}-${Math.round(b.right)}`);
+  }
+  if (you.scrollWidth > you.clientWidth + 1) found.push('(you) cut');
+  const name = you.closest('.name');
+  if (name.scrollWidth > name.clientWidth + 1) found.push(`name box overflows (${name.scrollWidth} > ${name.clientWidth})`);
+  return found;
+}"""

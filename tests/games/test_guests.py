@@ -3,6 +3,7 @@ plays as a guest with a name only; casual games only; no look-alike names; the s
 limit of their address; chat only among the link's people; the claim; the clean-up."""
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -110,6 +111,48 @@ def test_a_rated_tournament_makes_no_guest(alice, classic):
     assert not guests().exists() and cup.entries.count() == 1
     wrong = Client().post(f"/tournaments/{cup.pk}/guest/", {"name": "Mum", "invite": "x"})
     assert wrong.status_code == 404
+
+
+# ------------------------------------------------------------ a private table is casual
+def test_a_private_table_is_casual_unless_its_maker_chooses_rated(alice, classic):
+    assert not services.create_game(alice, classic, players=2, private=True).rated
+    assert services.create_game(alice, classic, players=2).rated  # a lobby table: rated
+    assert services.create_game(alice, classic, players=2, private=True, rated=True).rated
+
+
+def test_the_new_game_form_makes_a_private_table_casual_and_says_why(alice, classic):
+    maker = client_for(alice)
+    page = maker.get("/").content.decode()
+    form = re.search(r'<form id="create-game".*?</form>', page, re.S).group(0)
+    radios = {value: tag for tag, value in re.findall(
+        r'(<input[^>]*name="rated" value="(\w+)"[^>]*>)', form)}
+    assert set(radios) == {"rated", "casual"}
+    # Unchosen: the Private box chooses (static/js/fit.js), else the service does.
+    assert "checked" not in "".join(radios.values())
+    assert 'data-follows="private" data-when="on"' in radios["casual"]
+    assert 'data-follows="private" data-when="off"' in radios["rated"]
+    assert ("A private table is casual unless you choose rated: rated tables need registered "
+            "players") in form
+    fields = {"preset": classic.pk, "players": 2, "bots": 0, "bot_level": "medium",
+              "match_kind": "deals", "count": 1, "move_time": 300}
+    for extra, rated in (({"private": "on"}, False), ({}, True),
+                         ({"private": "on", "rated": "rated"}, True),
+                         ({"rated": "casual"}, False)):
+        before = set(Game.objects.values_list("pk", flat=True))
+        assert maker.post("/games/new/", {**fields, **extra}).status_code == 302
+        game = Game.objects.exclude(pk__in=before).get()
+        assert (game.private, game.rated) == ("private" in extra, rated), extra
+
+
+def test_a_guest_with_the_link_sits_at_a_private_table_made_as_it_comes(alice, classic):
+    game = services.create_game(alice, classic, players=2, private=True)
+    waiting = client_for(alice).get(table_url(game)).content.decode()
+    assert "This game is casual: they can play as guests, without signing up." in waiting
+    assert "This game is rated" not in waiting
+    _client, response = come_as_guest(game)
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.is_playing and guest_seated(game).name == "Mum"
 
 
 # ----------------------------------------------------------------------------- refusals

@@ -142,7 +142,8 @@ def test_the_replay_shows_your_seat_at_the_bottom_and_the_others_from_your_left(
     game = finish(table(alice, classic, [bob, carol, dave]), seed=1)
 
     def names(page):  # the seats' names from top to bottom
-        return re.findall(r'<li class="seat[^"]*">\s*<span class="name">([^<]+)</span>', page)
+        return [re.sub(r"<[^>]+>", "", name) for name in re.findall(
+            r'<li class="seat[^"]*">\s*<span class="name">(.*?)</span>\n', page)]
 
     url = f"/games/{game.pk}/replay/?move=0"
     assert names(client_for(carol).get(url).content.decode()) == [

@@ -21,7 +21,7 @@ def seats_of(html):
     html = html.replace("\xa0", " ")  # Django's words keep a number and its unit together
     part = html[html.index('<ul class="seats"'):]
     part = part[:part.index("</ul>")]
-    return {re.search(r'<span class="name">(\w+)', li).group(1): li
+    return {re.search(r'<span class="name">(?:<span class="own-name">)?(\w+)', li).group(1): li
             for li in re.findall(r"<li class=\"seat.*?</li>", part, re.S)}
 
 

@@ -49,7 +49,8 @@ def test_the_table_shows_seats_roles_trump_and_counts(duel, alice_client):
     body = alice_client.get(table_url(duel)).content.decode()
     deal = duel.match().deal
     view = deal.view(0)
-    assert "alice (you)" in body and "bob" in body
+    assert '<span class="own-name">alice</span> <span class="you">(you)</span>' in body
+    assert "bob" in body
     assert "attacker" in body and "defender" in body
     assert "to act" in body
     assert f"Talon: <strong>{view['talon_size']}</strong>" in body
