@@ -184,6 +184,28 @@ def new_friends(humans: list[Seat], me: Seat | None) -> list[Player]:
     return [player for player in others if player.pk not in known]
 
 
+def table_friends(game: Game, seats: list[Seat], me: Seat | None) -> list[dict[str, Any]]:
+    """The people the seated reader plays with now, from the table's menu
+    (templates/games/table/_friends.html): each other person's seat (no computer, no
+    guest, nobody with a block either way, no one twice) as `player` and `is_friend`
+    (added already). Only the whole page reads it, outside the live-swapped table, so a
+    move's answer and its pushes ask nothing more (docs/design.md, "Friends and blocks")."""
+    if not game.is_playing or me is None or me.player_id is None or me.player is None:
+        return []
+    others: dict[int, Player] = {}
+    for seat in seats:
+        player = seat.player
+        if (player is not None and seat.player_id != me.player_id and player.is_active
+                and not player.is_guest):
+            others.setdefault(player.pk, player)
+    if not others:
+        return []
+    apart = friends.kept_apart(me.player_id)
+    added = friends.friend_ids(me.player)
+    return [{"player": player, "is_friend": pk in added}
+            for pk, player in others.items() if pk not in apart]
+
+
 def stand_in_notes(game: Game, seats: list[Seat]) -> list[str]:
     """What the result says of each person a computer stood in for (the preset's
     `stand_in_counts` says whether its deals count on their record)."""

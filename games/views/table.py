@@ -82,8 +82,10 @@ def _render_table(request, game: Game, *, message=None, status=200, seats=None):
                       zone=timezone.get_current_timezone_name())
     if wants_partial(request):
         return HttpResponse(view.html(csrf_token=get_token(request)), status=status)
-    # The chat is outside the live-swapped table.
-    ctx = {**view.context, **outcome.chat_context(game, request.user, view.context["invite"])}
+    # The chat and the menu's friends are outside the live-swapped table.
+    ctx = {**view.context, **outcome.chat_context(game, request.user, view.context["invite"]),
+           "table_friends": outcome.table_friends(game, view.context["seats"],
+                                                  view.context["me"])}
     return render(request, TABLE, ctx, status=status)
 
 

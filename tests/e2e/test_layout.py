@@ -11,8 +11,10 @@ scrolls sideways; the table's words a player must read whole cut at all, even wi
 ellipsis (the table's facts under its title, whose turn it is, "(you)" at their seat, and
 the last move once the deal is over); a control of the reader's turn (a hand card to play, a beat choice, Take
 or Pass) below the first screen; and, on screens 800 px high or more, the "Next game
-waiting" button or the standing orders' title below it. Screenshots of the first screen go
-to artifacts/screens/ for people to look at.
+waiting" button or the standing orders' title below it. A table of three is also looked
+at just after its menu's "Add ... as a friend": the site's notice above it keeps the hand
+and the buttons on the first screen. Screenshots of the first screen go to
+artifacts/screens/ for people to look at.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from datetime import timedelta
 
 import pytest
 
+from accounts.models import Friend
 from games import services
 from games.engine import Attack, Deal, Defend, Match, Pass, Take, full_deck
 from games.models import Game, RulePreset
@@ -230,6 +233,8 @@ def _pages(monkeypatch, django_user_model) -> tuple[object, dict[str, str]]:
         game = _stacked_game(monkeypatch, viewer, "Classic", players=players,
                              bots=players - 2, others=others[:1])
         pages[f"table-{players}"] = game.get_absolute_url()
+    # The table of three again, after adding the other person from its menu (the test's loop).
+    pages["table-3-befriended"] = pages["table-3"]
     game = _stacked_game(monkeypatch, viewer, "Pairs 2x2", players=4, bots=3)
     pages["table-2x2"] = game.get_absolute_url()
     # Six at a table, the reader defending with many choices.
@@ -292,9 +297,17 @@ def test_every_page_fits_every_screen(new_page, django_user_model, monkeypatch):
         page.wait_for_url("**/")
         look = f"{language}-{size['width']}x{size['height']}"
         for name, path in pages.items():
+            if name == "table-3-befriended":  # not a friend yet in this look
+                Friend.objects.filter(player=viewer).delete()
             page.goto(path, wait_until="domcontentloaded")
             if name == "table-2-waiting":  # the count comes over the page's socket
                 page.wait_for_selector("#next-game:not([hidden])")
+            if name == "table-3-befriended":  # the menu's button, then its notice above
+                page.locator(".site-menu > summary" if phone else ".table-friends > summary").click()
+                with page.expect_navigation(wait_until="domcontentloaded"):
+                    page.locator(".table-friends button[value=add]").click()
+                assert page.locator(".messages .message").is_visible()
+                assert page.locator("#table[data-my-turn]").count() == 1
             found = page.evaluate(LAYOUT_JS, size)
             problems += [f"{look} {name}: {problem}" for problem in found]
             if size != PHONE or language == "en" or name.startswith(SHOT_EVERYWHERE):
