@@ -43,6 +43,19 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 E2E_REDIS_DB = 9  # the servers' own Redis database (broker and channel layer)
 
+
+def worker_index() -> int:
+    """0, or the number of this pytest-xdist worker (gw0, gw1, ...: scripts/test runs this
+    tier in two)."""
+    return int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+
+
+def own_redis_db(number: int) -> int:
+    """A servers' Redis database for this worker: 9 and 10 (the paced servers') for the
+    first, 11 and 12 for the second, ... (each worker's servers take only their own
+    tasks)."""
+    return number + 2 * worker_index()
+
 # Django logs each 500 as "Internal Server Error: /path"; any traceback, and anything
 # logged at ERROR or CRITICAL (a refused bot move, a failed task), is a failure too.
 SERVER_ERROR = re.compile(
@@ -185,7 +198,10 @@ def serve(redis_db: int = E2E_REDIS_DB, label: str = "", **settings: str):
     if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url:
         pytest.fail("The browser tier needs DATABASE_URL on PostgreSQL and REDIS_URL: run it "
                     "through scripts/test (or source scripts/_services.sh && start_services).")
-    test_db = connection.settings_dict["NAME"]  # pytest-django's test database
+    test_db = connection.settings_dict["NAME"]  # pytest-django's test database (per worker)
+    redis_db = own_redis_db(redis_db)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        label += f"-{os.environ['PYTEST_XDIST_WORKER']}"
     from aiosmtpd.controller import Controller
 
     inbox, smtp_port = Inbox(), free_port()

@@ -43,6 +43,7 @@ from .faults import (
 )
 from .helpers import fresh, moves, plain_action, user_at
 from .procs import LOOPBACK, ProcessError, wait_until
+from .test_daphne import request
 
 pytestmark = [pytest.mark.integration, pytest.mark.fault, pytest.mark.django_db(transaction=True)]
 
@@ -165,6 +166,10 @@ def flood_the_coach(ledger, port, reviewed, hinted, asker, alice):
     review_page = Page("alice", alice, reviewed, lambda: [port])
     hint_page = Page("the hinted seat", asker, hinted, lambda: [port])
     answers, lock = [], threading.Lock()
+    # Their pages hold the CSRF cookie already: were the threads' first answers each to set
+    # a new one in the cookies they share, a POST could carry another's token (a 403).
+    for page in (review_page, hint_page):
+        request(port, "GET", f"/games/{page.game_id}/", page.cookies)
 
     def ask(page, path):
         try:
