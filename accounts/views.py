@@ -110,7 +110,10 @@ def profile(request):
         form.save()
         if "time_zone" in form.changed_data:  # chosen here: this browser's zone no longer wins
             request.session[SEEN_ZONE] = valid_time_zone(request.COOKIES.get(TIME_ZONE_COOKIE))
-        messages.success(request, _("Your profile has been saved."))
+        # Said in the language the next page speaks: the one just chosen, if any.
+        chosen = request.user.language or translation.get_language_from_request(request)
+        with translation.override(chosen):
+            messages.success(request, _("Your profile has been saved."))
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form, "player": request.user})
 

@@ -2,6 +2,7 @@
 input refused, the record out of reach."""
 
 import pytest
+from django.utils import translation
 
 pytestmark = pytest.mark.django_db
 URL = "/accounts/profile/"
@@ -83,3 +84,19 @@ def test_without_an_email_the_mail_settings_say_they_need_one(alice_client, alic
     alice.save()
     body = alice_client.get(URL).content.decode()
     assert "No mail is sent without an address" in body and "Add an email address" in body
+
+
+def test_the_saved_notice_speaks_the_language_just_chosen(alice_client, alice):
+    alice.language = "ru"
+    alice.save(update_fields=["language"])
+    r = alice_client.post(URL, {"display_name": "Alice", "language": "en"})
+    assert r.status_code == 302
+    body = alice_client.get(URL).content.decode()
+    assert "Your profile has been saved." in body
+    # Back to the browser's language (Finnish here): the notice follows it too.
+    r = alice_client.post(URL, {"display_name": "Alice", "language": ""},
+                          HTTP_ACCEPT_LANGUAGE="fi")
+    body = alice_client.get(URL, HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    with translation.override("fi"):
+        saved_fi = translation.gettext("Your profile has been saved.")
+    assert saved_fi != "Your profile has been saved." and saved_fi in body

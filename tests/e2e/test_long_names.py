@@ -37,6 +37,12 @@ def test_the_longest_names_fit_a_phone(new_page, django_user_model, monkeypatch)
     you = page.locator("#table .seat.me .you")
     assert you.inner_text() == "(you)"
     assert you.evaluate(YOU_IN_SIGHT_JS) == [], "\n".join(you.evaluate(YOU_IN_SIGHT_JS))
+    # On a wide screen the header stays one row at a table with a person to befriend (its
+    # "Friends" menu is in the header), the long name cut, not the site's name or links.
+    desk = log_in(new_page, other.username, viewport=SIZES["desktop"]).page
+    desk.goto(f"/games/{game.pk}/")
+    assert desk.locator(".site-header .table-friends, .site-header details").count() >= 1
+    assert desk.evaluate(ONE_ROW_HEADER_JS) == [], desk.evaluate(ONE_ROW_HEADER_JS)
 
 
 # "(you)" in sight: inside its name's box, its seat and the screen, not cut by an ellipsis.
@@ -51,5 +57,22 @@ YOU_IN_SIGHT_JS = """(you) => {
   if (you.scrollWidth > you.clientWidth + 1) found.push('(you) cut');
   const name = you.closest('.name');
   if (name.scrollWidth > name.clientWidth + 1) found.push(`name box overflows (${name.scrollWidth} > ${name.clientWidth})`);
+  return found;
+}"""
+
+
+# The header in one row: each of its parts one line high, all on the same line.
+ONE_ROW_HEADER_JS = """() => {
+  const header = document.querySelector('.site-header'), found = [];
+  const parts = [...header.children].filter(el => el.getBoundingClientRect().width > 0);
+  const top = Math.min(...parts.map(el => el.getBoundingClientRect().top));
+  for (const el of parts) {
+    const r = el.getBoundingClientRect();
+    if (r.top > top + 12) found.push(`${el.className || el.tagName} on a second row`);
+  }
+  for (const el of header.querySelectorAll('.brand, nav, nav > a, nav > form, .languages')) {
+    const lines = el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight || 20);
+    if (lines > 1.6) found.push(`${el.className || el.textContent.trim()} on ${lines.toFixed(1)} lines`);
+  }
   return found;
 }"""
