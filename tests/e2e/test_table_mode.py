@@ -161,7 +161,7 @@ def test_the_header_of_a_table_is_one_slim_row_with_the_menu_behind_a_button(
     header = desktop.page.locator(".site-header")
     expect(header.get_by_role("link", name="My games")).to_be_visible()
     expect(header.get_by_role("button", name="Suomi")).to_be_visible()
-    expect(header.locator("summary")).to_be_hidden()
+    expect(header.locator("summary", has_text="Menu")).to_be_hidden()
     expect(header.locator(".chat-toggle")).to_be_hidden()
     assert header.bounding_box()["height"] <= HEADER_MAX
 
