@@ -115,3 +115,17 @@ def duel(alice, bob, classic, seeded):
     game.refresh_from_db()
     assert game.status == Game.Status.PLAYING
     return game
+
+
+@pytest.fixture
+def trio(alice, bob, carol, classic, seeded):
+    """alice, bob and carol play a public table of three."""
+    from games import services
+    from games.models import Game
+
+    game = services.create_game(alice, classic, players=3)
+    services.join_game(game.pk, bob)
+    services.join_game(game.pk, carol)
+    game.refresh_from_db()
+    assert game.status == Game.Status.PLAYING
+    return game

@@ -31,16 +31,6 @@ def finished_duel(alice, bob, classic, seeded):
     return play_on(game)
 
 
-@pytest.fixture
-def trio(alice, bob, carol, classic, seeded):
-    """alice, bob and carol play a public table of three."""
-    game = services.create_game(alice, classic, players=3)
-    services.join_game(game.pk, bob)
-    services.join_game(game.pk, carol)
-    game.refresh_from_db()
-    return game
-
-
 # ----------------------------------------------------------------------------- friends
 def test_a_friend_is_added_from_their_profile(alice, bob):
     client = client_for(alice)

@@ -28,17 +28,6 @@ def menu(client, game) -> str | None:
     return unescape(found.group(1)) if found else None
 
 
-@pytest.fixture
-def trio(alice, bob, carol, classic, seeded):
-    """alice, bob and carol play a public table of three."""
-    game = services.create_game(alice, classic, players=3)
-    services.join_game(game.pk, bob)
-    services.join_game(game.pk, carol)
-    game.refresh_from_db()
-    assert game.is_playing
-    return game
-
-
 def test_a_player_adds_an_opponent_from_the_table_s_menu_and_comes_back(duel, alice, bob):
     client = client_for(alice)
     friends = menu(client, duel)
