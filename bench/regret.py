@@ -26,8 +26,10 @@ from typing import Any, TypedDict
 from games.bots import make_bot
 from games.bots.heuristic import heuristic_action
 from games.bots.leaf import stage
-from games.bots.search import EXCHANGE, EXPERT_EPSILON, playout
+from games.bots.search import EXPERT_EPSILON, playout
 from games.engine import Deal, Rules, View
+
+from .leaffit import exchanged
 
 STAGES = ("talon empty", "talon 1-6", "talon 7+")
 
@@ -49,12 +51,10 @@ def positions(count: int, samples: int, epsilon: float, seed: str = "regret",
         deal = Deal.start(Rules(players=2), seed=f"{seed}/{number}")
         number += 1
         while not deal.is_over and len(out) < count:
+            if exchanged(deal):  # R25, out of turn
+                continue
             seat = deal.to_act
             assert seat is not None
-            holder = deal.exchanger
-            if holder is not None and holder != seat:
-                deal.apply(holder, EXCHANGE)  # R25, out of turn
-                continue
             legal = deal.legal_actions(seat)
             if len(legal) > 1 and deal.talon_size > 1 and rng.random() < share:
                 view = deal.view(seat)
