@@ -51,7 +51,7 @@ def alice_client(client, alice):
 
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
-    # PBKDF2's deliberate slowness buys nothing in tests.
+    # Argon2's deliberate cost buys nothing in tests (the site's servers keep it).
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 

@@ -64,3 +64,24 @@ def test_a_visitor_sent_here_from_a_private_game_is_told_why(client, alice):
     assert "Эта игра закрытая: войдите, чтобы перейти к её столу." in ru
     assert "private" not in client.get(URL).content.decode()  # not from a game: nothing said
     assert "private" not in client.get(f"{URL}?next=/accounts/profile/").content.decode()
+
+
+def test_passwords_are_kept_by_argon2_and_an_older_hash_is_upgraded_at_log_in(client, alice,
+                                                                              password,
+                                                                              settings):
+    """The site's own hashers (the tests' fast one set aside): a password set now is an
+    Argon2 hash; an account kept with PBKDF2 still logs in and leaves with Argon2."""
+    from django.contrib.auth.hashers import PBKDF2PasswordHasher
+
+    from durak_site import settings as site
+
+    settings.PASSWORD_HASHERS = site.PASSWORD_HASHERS
+    alice.set_password(password)
+    assert alice.password.startswith("argon2$argon2id$")
+    older = PBKDF2PasswordHasher()
+    alice.password = older.encode(password, older.salt(), iterations=1000)
+    alice.save(update_fields=["password"])
+    r = client.post(URL, {"username": "alice", "password": password})
+    assert r.status_code == 302 and client.session["_auth_user_id"] == str(alice.pk)
+    alice.refresh_from_db()
+    assert alice.password.startswith("argon2$argon2id$")

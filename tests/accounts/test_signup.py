@@ -123,8 +123,8 @@ def test_the_form_has_the_hidden_zone_field(client):
 
 def test_signing_up_hashes_the_password_once_and_sends_no_mail(client, settings,
                                                               django_assert_max_num_queries):
-    """The password hash is the sign-up's cost by design (Django's default hasher at its
-    default cost: about 1 s of CPU); nothing else may be slow: no second hash (no
+    """The password hash is the sign-up's cost by design (Argon2 at Django's cost for it:
+    about 0.2 s of CPU); nothing else may be slow: no second hash (no
     authenticate after the save), no mail in the request, a bounded look-alike check."""
     from unittest import mock
 

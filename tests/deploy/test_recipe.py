@@ -12,7 +12,7 @@ from datetime import timedelta
 from urllib.parse import urlencode
 
 import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
+from django.contrib.auth.hashers import Argon2PasswordHasher
 from websockets.exceptions import InvalidStatus
 
 from games import services
@@ -188,7 +188,7 @@ def test_a_big_body_is_refused_by_nginx_before_daphne_reads_it(recipe):
 
 def test_the_lockout_counts_the_client_address_nginx_passes_not_a_forged_one(recipe, carol):
     # The servers know the site's hashers, not the fast one of the test process.
-    hasher = PBKDF2PasswordHasher()
+    hasher = Argon2PasswordHasher()
     carol.password = hasher.encode(PASSWORD, hasher.salt())
     carol.save(update_fields=["password"])
     attacker, player = "127.0.0.5", "127.0.0.6"

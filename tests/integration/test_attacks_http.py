@@ -73,7 +73,7 @@ def test_a_flood_of_tables_is_stopped_at_its_limit_and_deep_json_is_a_400(procs,
 def test_the_owner_gets_a_link_not_a_429_after_guesses_from_thirty_addresses(procs, alice,
                                                                             settings):
     # Her password hashed as the site hashes it (the tests' own hasher is not the site's).
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.Argon2PasswordHasher"]
     alice.set_password(PASSWORD)
     alice.save()
     daphne, port = procs.daphne()
