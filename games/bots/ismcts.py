@@ -23,10 +23,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from games.engine import Action, Deal, ExchangeTrump, View
+from games.engine import Action, Deal, ExchangeTrump, Rules, View
 
+from .base import _match
 from .heuristic import heuristic_action
-from .search import SearchBot, outcome, playout
+from .search import BUDGET_USE, SearchBot, nothing_hidden, outcome, playout
 
 EXCHANGE = ExchangeTrump()
 # UCB1's exploration constant for values in [0, 1].
@@ -53,11 +54,16 @@ class ISMCTSBot(SearchBot):
         super().__init__(**kwargs)
         self.exploration = exploration
 
-    def _monte_carlo(self, view: View, perfect: bool, seat: int, team: int,
-                     candidates: list[Action], deadline: float) -> Action:
-        if perfect or view["players"] != 2 or view["out"]:
-            return super()._monte_carlo(view, perfect, seat, team, candidates, deadline)
-        return self._ismcts(view, seat, team, candidates, deadline)
+    def decide(self, view: View, legal: list[Action], budget: float) -> Action:
+        seat = view["seat"]
+        assert seat is not None
+        if view["players"] != 2 or view["out"] or nothing_hidden(view):
+            return super().decide(view, legal, budget)
+        start = self.clock()
+        deadline = start + max(budget, 0.0) * BUDGET_USE  # Expert's headroom
+        team = Rules.from_dict(view["rules"]).team_of(seat)
+        self.last_stats = {}
+        return _match(self._ismcts(view, seat, team, legal, deadline), legal)
 
     def _ismcts(self, view: View, seat: int, team: int, candidates: list[Action],
                 deadline: float) -> Action:
