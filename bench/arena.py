@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, NotRequired, TextIO, TypedDict
 
 import games.bots
-from games.bots import LEVELS, make_bot
+from games.bots import LEVELS, TRIAL_LEVELS, make_bot
 from games.bots.arena import bot_label
 from games.engine import Deal, Rules, full_deck
 
@@ -71,8 +71,9 @@ type DeckJob = tuple[dict[str, Any], int, str, list[list[BotSpec]], bool]
 
 def parse_bot(spec: str) -> BotSpec:
     level, _, budget = spec.strip().partition(":")
-    if level not in LEVELS:
-        raise argparse.ArgumentTypeError(f"unknown bot {level!r}: use one of {', '.join(LEVELS)}")
+    if level not in LEVELS + TRIAL_LEVELS:
+        raise argparse.ArgumentTypeError(f"unknown bot {level!r}: use one of "
+                                         f"{', '.join(LEVELS + TRIAL_LEVELS)}")
     return level, float(budget) if budget else None
 
 
@@ -91,7 +92,7 @@ def rotations[T](lineup: list[T]) -> list[list[T]]:
 
 # What the arena's bots are made of (a new module they use belongs here): the engine's
 # modules, and these modules of the bots (not the coach).
-BOT_MODULES = ("__init__.py", "base.py", "heuristic.py", "leaf.py", "search.py")
+BOT_MODULES = ("__init__.py", "base.py", "heuristic.py", "ismcts.py", "leaf.py", "search.py")
 
 
 def bot_code() -> str:

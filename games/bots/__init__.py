@@ -28,9 +28,13 @@ from typing import Any
 from games.engine import Action, View
 
 from .base import Bot, EasyBot, MediumBot
+from .ismcts import ISMCTSBot
 from .search import EXPERT_EPSILON, EXPERT_HORIZON, EXPERT_PARAMS, SearchBot
 
 LEVELS = ("easy", "medium", "hard", "expert")
+# Levels on trial: made by `make_bot` and played in bench.arena, not offered on the site.
+# expert2: Expert's playouts under information-set MCTS (`ismcts.py`, docs/arena/expert.md).
+TRIAL_LEVELS = ("expert2",)
 LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert"}
 DEFAULT_BUDGETS = {"easy": 0.0, "medium": 0.0, "hard": 1.0, "expert": 0.48}
 # Expert's time at tables of three or more and teams, where its playouts are not cut (no
@@ -50,6 +54,11 @@ def make_bot(level: str, *, seed: Any = None, budget: float | None = None) -> Bo
     if level == "expert":
         return SearchBot(seed=seed, budget=DEFAULT_BUDGETS["expert"] if budget is None else budget,
                          params=EXPERT_PARAMS, level="expert", epsilon=EXPERT_EPSILON,
+                         horizon=EXPERT_HORIZON,
+                         wide=EXPERT_WIDE_BUDGET / DEFAULT_BUDGETS["expert"])
+    if level == "expert2":
+        return ISMCTSBot(seed=seed, budget=DEFAULT_BUDGETS["expert"] if budget is None else budget,
+                         params=EXPERT_PARAMS, level="expert2", epsilon=EXPERT_EPSILON,
                          horizon=EXPERT_HORIZON,
                          wide=EXPERT_WIDE_BUDGET / DEFAULT_BUDGETS["expert"])
     raise ValueError(f"Unknown bot level {level!r}: use one of {', '.join(LEVELS)}.")
@@ -72,5 +81,5 @@ def bot_move(level: str, view: View, *, budget: float | None = None, seed: Any =
     return choose_action(level, view, budget=budget, seed=seed).token()
 
 
-__all__ = ["Bot", "LEVELS", "LEVEL_LABELS", "DEFAULT_BUDGETS", "make_bot", "choose_action",
+__all__ = ["Bot", "LEVELS", "TRIAL_LEVELS", "LEVEL_LABELS", "DEFAULT_BUDGETS", "make_bot", "choose_action",
            "bot_move"]

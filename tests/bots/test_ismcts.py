@@ -1,0 +1,59 @@
+"""The trial level expert2 (information-set MCTS, games/bots/ismcts.py)."""
+
+import json
+import random
+import time
+
+from bench.arena import parse_bot
+from games.bots import LEVELS, TRIAL_LEVELS, make_bot
+from games.bots.ismcts import ISMCTSBot
+from games.engine import Deal, ExchangeTrump, Rules
+from tests.bots.positions import random_positions
+
+
+def test_expert2_is_a_trial_level_the_arena_plays():
+    assert "expert2" in TRIAL_LEVELS and "expert2" not in LEVELS  # not offered on the site
+    assert isinstance(make_bot("expert2", seed=1), ISMCTSBot)
+    assert parse_bot("expert2:0.09") == ("expert2", 0.09)
+
+
+def test_expert2_plays_legal_moves_under_every_option():
+    """Random positions under random rules (two-handed ones searched by the tree, the
+    others as Expert), the view through JSON first."""
+    bot = make_bot("expert2", seed=1, budget=0.01)
+    rng = random.Random("expert2")
+    searched = 0
+    for n, (deal, seat) in enumerate(random_positions("legal/expert2", 40)):
+        if rng.random() > 0.06:
+            continue
+        view = json.loads(json.dumps(deal.view(seat)))
+        action = bot.act(view)
+        assert action in deal.legal_actions(seat), n
+        searched += "depth" in bot.last_stats
+    assert searched > 0
+
+
+def test_the_tree_searches_both_seats_within_the_budget():
+    """A two-handed position early in a deal: the tree grows past the bot's own move (the
+    opponent's replies are nodes too), the root's visits add up to the iterations, and
+    the CPU spent stays near the budget."""
+    for number in range(7, 40):  # a lead with a choice (no trump exchange)
+        deal = Deal.start(Rules(players=2), seed=number)
+        legal = deal.legal_actions(deal.to_act)
+        if ExchangeTrump() not in legal and len(legal) > 1:
+            break
+    seat = deal.to_act
+    bot = make_bot("expert2", seed=3, budget=0.05)
+    bot.clock = time.process_time
+    c0 = time.process_time()
+    action = bot.act(deal.view(seat))
+    assert time.process_time() - c0 < 0.2
+    assert action in deal.legal_actions(seat)
+    stats = bot.last_stats
+    assert stats["worlds"] > 10 and stats["depth"] > 1.0
+    assert 0.0 <= stats["value"] <= 1.0
+
+    bot = make_bot("expert2", seed=3)
+    bot.max_worlds = 200
+    bot.act(deal.view(seat))
+    assert bot.last_stats["worlds"] == 200
