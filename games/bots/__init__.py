@@ -13,8 +13,10 @@ Levels (`LEVELS`, labels in `LEVEL_LABELS`, default thinking time in `DEFAULT_BU
 - medium: the heuristic player (`heuristic.py`);
 - hard: determinized Monte Carlo search over deals consistent with the view, playouts by
   the heuristic, exact search once the hidden cards are known (`search.py`), ~1 s a move;
-- expert: the same search with a larger budget and noisy playouts (a random move at a
-  quarter of the steps), which value a move against a spread of replies.
+- expert: at two hands, information-set Monte Carlo tree search (`ismcts.py`) over both
+  seats' moves, each iteration on a sampled deal, finished by a noisy playout (a random
+  move at a quarter of the steps) cut at the second bout and scored by `leaf.py`; at three
+  hands or more and in teams, Hard's search with noisy whole playouts and twice the time.
 
 Bots are pure Python (no Django) and read the game only through the engine's public API
 (`deal.view(seat)`, `Deal.sample`, `deal.key`): `choose_action(level, view)` returns an
@@ -32,9 +34,9 @@ from .ismcts import ISMCTSBot
 from .search import EXPERT_EPSILON, EXPERT_HORIZON, EXPERT_PARAMS, SearchBot
 
 LEVELS = ("easy", "medium", "hard", "expert")
-# Levels on trial: made by `make_bot` and played in bench.arena, not offered on the site.
-# expert2: Expert's playouts under information-set MCTS (`ismcts.py`, docs/arena/expert.md).
-TRIAL_LEVELS = ("expert2",)
+# Levels kept for the arena (bench.arena plays them; the site does not offer them):
+# expert-flat, the Expert before its tree search (flat Monte Carlo, docs/arena/expert.md).
+TRIAL_LEVELS = ("expert-flat",)
 LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert"}
 DEFAULT_BUDGETS = {"easy": 0.0, "medium": 0.0, "hard": 1.0, "expert": 0.48}
 # Expert's time at tables of three or more and teams, where its playouts are not cut (no
@@ -51,16 +53,11 @@ def make_bot(level: str, *, seed: Any = None, budget: float | None = None) -> Bo
     if level == "hard":
         return SearchBot(seed=seed, budget=DEFAULT_BUDGETS["hard"] if budget is None else budget,
                          level="hard")
-    if level == "expert":
-        return SearchBot(seed=seed, budget=DEFAULT_BUDGETS["expert"] if budget is None else budget,
-                         params=EXPERT_PARAMS, level="expert", epsilon=EXPERT_EPSILON,
-                         horizon=EXPERT_HORIZON,
-                         wide=EXPERT_WIDE_BUDGET / DEFAULT_BUDGETS["expert"])
-    if level == "expert2":
-        return ISMCTSBot(seed=seed, budget=DEFAULT_BUDGETS["expert"] if budget is None else budget,
-                         params=EXPERT_PARAMS, level="expert2", epsilon=EXPERT_EPSILON,
-                         horizon=EXPERT_HORIZON,
-                         wide=EXPERT_WIDE_BUDGET / DEFAULT_BUDGETS["expert"])
+    if level in ("expert", "expert-flat"):
+        kind = ISMCTSBot if level == "expert" else SearchBot
+        return kind(seed=seed, budget=DEFAULT_BUDGETS["expert"] if budget is None else budget,
+                    params=EXPERT_PARAMS, level=level, epsilon=EXPERT_EPSILON,
+                    horizon=EXPERT_HORIZON, wide=EXPERT_WIDE_BUDGET / DEFAULT_BUDGETS["expert"])
     raise ValueError(f"Unknown bot level {level!r}: use one of {', '.join(LEVELS)}.")
 
 
@@ -81,5 +78,5 @@ def bot_move(level: str, view: View, *, budget: float | None = None, seed: Any =
     return choose_action(level, view, budget=budget, seed=seed).token()
 
 
-__all__ = ["Bot", "LEVELS", "TRIAL_LEVELS", "LEVEL_LABELS", "DEFAULT_BUDGETS", "make_bot", "choose_action",
-           "bot_move"]
+__all__ = ["Bot", "LEVELS", "TRIAL_LEVELS", "LEVEL_LABELS", "DEFAULT_BUDGETS", "make_bot",
+           "choose_action", "bot_move"]

@@ -1,4 +1,4 @@
-"""A trial level, "expert2": information-set Monte Carlo tree search for two hands.
+"""Expert at two hands: information-set Monte Carlo tree search.
 
 Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012). Each iteration samples a
 deal consistent with the view (`Deal.sample`) and descends one tree, keyed by the actions
@@ -48,7 +48,7 @@ class Node:
 
 
 class ISMCTSBot(SearchBot):
-    """Expert's settings; two-handed positions with something hidden searched by ISMCTS."""
+    """Expert: two-handed positions with something hidden searched by ISMCTS."""
 
     def __init__(self, *, exploration: float = ISMCTS_EXPLORATION, **kwargs: Any):
         super().__init__(**kwargs)

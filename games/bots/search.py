@@ -1,4 +1,6 @@
-"""Search bots (Hard, Expert): determinized Monte Carlo search, exact once nothing is hidden.
+"""Search bots (Hard; Expert at three hands or more, and its exact endgame at two):
+determinized Monte Carlo search, exact once nothing is hidden. Expert's tree search at two
+hands is `ismcts.py`, built on this.
 
 From the view alone the bot imagines deals consistent with everything it has seen
 (`Deal.sample`). On each sampled deal it tries every candidate action and plays the
@@ -184,7 +186,8 @@ def nothing_hidden(view: View) -> bool:
 
 
 class SearchBot(Bot):
-    """Determinized Monte Carlo search (Hard; Expert with noisy playouts cut at a horizon).
+    """Determinized Monte Carlo search (Hard; with noisy playouts cut at a horizon, the
+    flat Expert of the arena, and Expert where it does not search a tree).
 
     The budget is wall-clock time (`clock`); the arena's --cpu-clock counts the process's
     CPU time instead, so that other load on the machine does not weaken the bots.

@@ -1,4 +1,4 @@
-"""The trial level expert2 (information-set MCTS, games/bots/ismcts.py)."""
+"""Expert's tree search at two hands (information-set MCTS, games/bots/ismcts.py)."""
 
 import json
 import random
@@ -7,20 +7,23 @@ import time
 from bench.arena import parse_bot
 from games.bots import LEVELS, TRIAL_LEVELS, make_bot
 from games.bots.ismcts import ISMCTSBot
+from games.bots.search import SearchBot
 from games.engine import Deal, ExchangeTrump, Rules
 from tests.bots.positions import random_positions
 
 
-def test_expert2_is_a_trial_level_the_arena_plays():
-    assert "expert2" in TRIAL_LEVELS and "expert2" not in LEVELS  # not offered on the site
-    assert isinstance(make_bot("expert2", seed=1), ISMCTSBot)
-    assert parse_bot("expert2:0.09") == ("expert2", 0.09)
+def test_expert_searches_a_tree_and_the_flat_expert_stays_for_the_arena():
+    assert isinstance(make_bot("expert", seed=1), ISMCTSBot)
+    flat = make_bot("expert-flat", seed=1)
+    assert isinstance(flat, SearchBot) and not isinstance(flat, ISMCTSBot)
+    assert "expert-flat" in TRIAL_LEVELS and "expert-flat" not in LEVELS  # not on the site
+    assert parse_bot("expert-flat:0.09") == ("expert-flat", 0.09)
 
 
-def test_expert2_plays_legal_moves_under_every_option():
+def test_expert_plays_legal_moves_under_every_option():
     """Random positions under random rules (two-handed ones searched by the tree, the
     others as Expert), the view through JSON first."""
-    bot = make_bot("expert2", seed=1, budget=0.01)
+    bot = make_bot("expert", seed=1, budget=0.01)
     rng = random.Random("expert2")
     searched = 0
     for n, (deal, seat) in enumerate(random_positions("legal/expert2", 40)):
@@ -43,7 +46,7 @@ def test_the_tree_searches_both_seats_within_the_budget():
         if ExchangeTrump() not in legal and len(legal) > 1:
             break
     seat = deal.to_act
-    bot = make_bot("expert2", seed=3, budget=0.05)
+    bot = make_bot("expert", seed=3, budget=0.05)
     bot.clock = time.process_time
     c0 = time.process_time()
     action = bot.act(deal.view(seat))
@@ -53,7 +56,7 @@ def test_the_tree_searches_both_seats_within_the_budget():
     assert stats["worlds"] > 10 and stats["depth"] > 1.0
     assert 0.0 <= stats["value"] <= 1.0
 
-    bot = make_bot("expert2", seed=3)
+    bot = make_bot("expert", seed=3)
     bot.max_worlds = 200
     bot.act(deal.view(seat))
     assert bot.last_stats["worlds"] == 200
