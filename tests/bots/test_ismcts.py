@@ -24,9 +24,9 @@ def test_expert_plays_legal_moves_under_every_option():
     """Random positions under random rules (two-handed ones searched by the tree, the
     others as Expert), the view through JSON first."""
     bot = make_bot("expert", seed=1, budget=0.01)
-    rng = random.Random("expert2")
+    rng = random.Random("expert-tree")
     searched = 0
-    for n, (deal, seat) in enumerate(random_positions("legal/expert2", 40)):
+    for n, (deal, seat) in enumerate(random_positions("legal/expert-tree", 40)):
         if rng.random() > 0.06:
             continue
         view = json.loads(json.dumps(deal.view(seat)))
@@ -38,8 +38,8 @@ def test_expert_plays_legal_moves_under_every_option():
 
 def test_the_tree_searches_both_seats_within_the_budget():
     """A two-handed position early in a deal: the tree grows past the bot's own move (the
-    opponent's replies are nodes too), the root's visits add up to the iterations, and
-    the CPU spent stays near the budget."""
+    opponent's replies are nodes too), the CPU spent stays near the budget, and a cap
+    on the iterations (as the tests' `max_worlds`) is kept to."""
     for number in range(7, 40):  # a lead with a choice (no trump exchange)
         deal = Deal.start(Rules(players=2), seed=number)
         legal = deal.legal_actions(deal.to_act)
