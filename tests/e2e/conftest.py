@@ -209,7 +209,7 @@ def serve(redis_db: int = E2E_REDIS_DB, label: str = "", **settings: str):
     smtp.start()
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "durak_site.settings",
+        "DJANGO_SETTINGS_MODULE": "tests.e2e.server_settings",
         "DATABASE_URL": with_db(database_url, f"/{test_db}"),
         "REDIS_URL": with_db(redis_url, f"/{redis_db}"),
         "BOT_MOVE_BUDGET": "0.05",
@@ -366,9 +366,3 @@ def short_preset(_presets):
         position=15, min_players=2, max_players=4, deck_size=24,
         description="Classic with 24 cards, for the browser tests."))
     return SHORT_PRESET
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing():
-    """The servers hash with the site's own hashers, so the test process must too
-    (overrides tests/conftest.py's MD5-only setting for this tier)."""
