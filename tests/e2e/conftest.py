@@ -297,11 +297,17 @@ def new_page(browser, live, request):
     """new_page(viewport=...) -> a page in a fresh browser context (a person of its own).
 
     Every response with a 5xx status and every uncaught script error fails the test; on a
-    failure each page's screenshot is saved under artifacts/e2e-failures/.
+    failure each page's screenshot is saved under artifacts/e2e-failures/. The site's
+    service worker (static/js/sw.js) is blocked unless the test is marked
+    `service_worker`: it sees every request a page makes (a tenth of Chromium's CPU in the
+    table's tests); the tests of push and the offline page, and the whole deals played
+    by people, keep it.
     """
     contexts, watch = [], Watch()
+    workers = "allow" if request.node.get_closest_marker("service_worker") else "block"
 
     def make(viewport=None, **options):
+        options.setdefault("service_workers", workers)
         context = browser.new_context(base_url=live.url,
                                       viewport=viewport or {"width": 1366, "height": 900},
                                       **options)

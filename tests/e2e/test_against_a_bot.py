@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.helpers import create_game, finish_line, play_against_bots, sign_up, watch
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.service_worker]
 
 
 def test_it_plays_a_deal_against_a_bot_to_the_end(new_page, short_preset):

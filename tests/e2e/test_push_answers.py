@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.helpers import PASSWORD, log_in, offline
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.service_worker]
 
 SHOTS = "artifacts/screenshots"
 # What a private window's browser does with push: the subscription is refused.

@@ -16,7 +16,7 @@ from games import services
 from games.models import PushSubscription, RulePreset
 from tests.e2e.helpers import PASSWORD, log_in, offline, quiet_notify
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.service_worker]
 
 NOTIFICATIONS = """async () => (await (await navigator.serviceWorker.ready).getNotifications())
   .map((n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url}))"""

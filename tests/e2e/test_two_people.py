@@ -17,7 +17,7 @@ from tests.e2e.helpers import (
     watch,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.service_worker]
 
 MAX_MOVES = 400  # a two-player deal of 24 cards takes far fewer
 
