@@ -23,13 +23,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from games.engine import Action, Deal, ExchangeTrump, Rules, View
+from games.engine import Action, Deal, Rules, View
 
 from .base import _match
 from .heuristic import heuristic_action
-from .search import BUDGET_USE, SearchBot, nothing_hidden, outcome, playout
+from .search import BUDGET_USE, EXCHANGE, SearchBot, break_tie, nothing_hidden, outcome, playout
 
-EXCHANGE = ExchangeTrump()
 # UCB1's exploration constant for values in [0, 1].
 ISMCTS_EXPLORATION = 0.7
 
@@ -97,14 +96,12 @@ class ISMCTSBot(SearchBot):
                     children[action] = child
                     expanded = True
                 else:
-                    log_avail: float
                     best_score = -1.0
                     action = legal[0]
                     child = children[action]
                     for a in legal:
                         ch = children[a]
-                        log_avail = math.log(ch.avail)
-                        score = ch.total / ch.visits + c * math.sqrt(log_avail / ch.visits)
+                        score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                         if score > best_score:
                             best_score, action, child = score, a, ch
                     for a in legal:
@@ -139,10 +136,7 @@ class ISMCTSBot(SearchBot):
                 break
         most = max(root.children[a].visits for a in candidates if a in root.children)
         best = [a for a in candidates if a in root.children and root.children[a].visits == most]
-        choice = best[0]
-        if len(best) > 1:
-            first = heuristic_action(Deal.sample(view, rng), seat, None, params)
-            choice = first if first in best else best[0]
+        choice = break_tie(best, view, seat, params, rng)
         top = root.children[choice]
         self.last_stats.update({"worlds": iterations, "candidates": len(candidates),
                                 "value": top.total / top.visits,

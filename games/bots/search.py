@@ -279,14 +279,20 @@ class SearchBot(Bot):
         means = {i: sum(results[i]) / len(results[i]) if results[i] else 0.0 for i in active}
         top = max(means.values())
         best = [candidates[i] for i in active if means[i] == top]
-        # Ties go to the heuristic's own choice, else to the first in the engine's order.
-        choice = best[0]
-        if len(best) > 1:
-            first = heuristic_action(Deal.sample(view, rng), seat, None, params)
-            choice = first if first in best else best[0]
+        choice = break_tie(best, view, seat, params, rng)
         self.last_stats.update({"worlds": worlds, "candidates": len(candidates),
                                 "left": len(active), "value": top})
         return choice
+
+
+def break_tie(best: list[Action], view: View, seat: int, params: Params,
+              rng: random.Random) -> Action:
+    """Among moves that fared the same: the heuristic's own choice on a deal drawn from
+    the view, else the first in the engine's order."""
+    if len(best) == 1:
+        return best[0]
+    first = heuristic_action(Deal.sample(view, rng), seat, None, params)
+    return first if first in best else best[0]
 
 
 PRUNE_EVERY = 8
