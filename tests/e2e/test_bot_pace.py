@@ -22,7 +22,7 @@ from tests.e2e.helpers import (
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PACE = 0.6  # seconds: the servers' BOT_PACE_SECONDS
+PACE = 0.8  # seconds: the servers' BOT_PACE_SECONDS
 TIMER = 0.02  # seconds a countdown may fire early
 PACED_REDIS_DB = 10  # not the tier's own servers' database: their worker takes none of these
 
@@ -99,9 +99,10 @@ def test_a_bots_moves_show_one_after_another(new_page):
         waited, apart = made[version] - made[version - 1], shown[version] - shown[version - 1]
         gaps.append((version, pace, round(waited, 3), round(apart, 3)))
         # The server waits the pace; the page shows the move apart from the last, even when
-        # a busy machine brought the last one late (up to half the pace).
+        # a busy machine brought the last one late (up to half the pace; the person's own
+        # move comes by their request's answer, a bot's by the socket).
         assert waited >= pace - TIMER, f"version {version} was made {waited:.3f} s after the last"
-        assert apart >= pace / 2, f"version {version} showed {apart:.3f} s after the last"
+        assert apart >= pace / 2 - TIMER, f"version {version} showed {apart:.3f} s after the last"
     print(f"bot moves (version, pace, seconds after the one before: made, shown): {gaps}")
     # Each bot step told alone: its "Last move" line names one action (what followed aside).
     for version, _t, line in seen[1:]:
