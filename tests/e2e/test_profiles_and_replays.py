@@ -12,8 +12,9 @@ import polib
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Game, RulePreset
+from games.models import Game, Rating, RulePreset
 from games.present import replay
+from games.services import create_game
 from tests.e2e.helpers import PASSWORD, quiet_notify
 from tests.e2e.test_screenshots import SIZES, shoot
 from tests.games.playout import finish, table
@@ -67,6 +68,17 @@ def test_the_profile_shows_the_rating_chart(new_page, played):
     edges = phone.locator("table.recent a").evaluate_all("links => links.map(a => a.getBoundingClientRect().right)")
     assert len(edges) == 5 and max(edges) <= SIZES["phone"]["width"], edges
     shoot(phone, "profile-phone", SIZES["phone"])  # and nothing sticks out sideways
+    # In the lobby a provisional "?" beside a name is said in words too (no hover on a phone)
+    create_game(played["alice"], RulePreset.objects.get(name="Classic"), players=2)
+    phone.goto("/")
+    expect(phone.locator("#open-games .rating.provisional")).to_have_count(1)
+    key = phone.get_by_text("A question mark after a rating means it is still provisional.")
+    expect(key).to_be_visible()
+    shoot(phone, "lobby-provisional-phone", SIZES["phone"])
+    Rating.objects.filter(player=played["alice"]).update(sigma=3.0)  # settled: no "?"
+    phone.reload()
+    expect(phone.locator("#open-games .rating")).to_contain_text("±")
+    expect(key).to_be_hidden()
     page.goto("/leaderboards/")
     expect(page.locator("table.leaderboard:not(.bots)")).to_contain_text("alice")
 

@@ -58,6 +58,10 @@ def test_the_lobby_and_the_table_show_the_rating_next_to_names(alice, bob, carol
     assert (f'class="rating provisional" title="Provisional rating {value} after 1 rated game'
             in body)
     assert f"{value}<small>?</small>" in body
+    # and in words under the list (a phone has no hover for the title; site.css shows it
+    # only under a list with a "?")
+    assert ('<p class="helptext rating-key">A question mark after a rating means it is still'
+            ' provisional.</p>' in body)
     playing = table(alice, classic, [carol])
     body = client_for(carol).get(f"/games/{playing.pk}/").content.decode()
     assert f"Provisional rating {value} after" in body
