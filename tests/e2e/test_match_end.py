@@ -123,6 +123,10 @@ def test_a_match_ends_with_the_result_panel_and_a_rematch(new_page, short_preset
     page.set_viewport_size(PHONE)
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the result page is {overflow}px wider than a phone"
+    # The result, then the table as it ended (its top on the first screen), then the moves
+    felt, log = (page.locator(s).evaluate("e => e.getBoundingClientRect().top + scrollY")
+                 for s in ("#table .felt", "#table .log"))
+    assert felt < min(log, PHONE["height"]), (felt, log)
     shoot(page, "result-match-phone")
     page.set_viewport_size(DESKTOP)
 
