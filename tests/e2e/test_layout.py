@@ -11,7 +11,8 @@ scrolls sideways; the table's words a player must read whole cut at all, even wi
 ellipsis (the table's facts under its title, whose turn it is, "(you)" at their seat, and
 the last move once the deal is over); a control of the reader's turn (a hand card to play, a beat choice, Take
 or Pass) below the first screen; and, on screens 800 px high or more, the "Next game
-waiting" button or the standing orders' title below it. A table of three is also looked
+waiting" button or the standing orders' title below it (at two, and at six with the
+longest facts under the title). A table of three is also looked
 at just after its menu's "Add ... as a friend": the site's notice above it keeps the hand
 and the buttons on the first screen. Screenshots of the first screen go to
 artifacts/screens/ for people to look at.
@@ -136,12 +137,14 @@ def _user(django_user_model, name, **fields):
     return django_user_model.objects.create_user(username=name, password=PASSWORD, **fields)
 
 
-def _stacked_game(monkeypatch, creator, preset, *, players, bots=0, others=(), deck=()):
-    """A game dealt so that seat 0 leads; `others` join after the creator."""
+def _stacked_game(monkeypatch, creator, preset, *, players, bots=0, others=(), deck=(),
+                  **terms):
+    """A game dealt so that seat 0 leads; `others` join after the creator. One deal with
+    two days a move, unless `terms` say otherwise (services.create_game's)."""
     stack_new_matches(monkeypatch, list(deck), seed=f"layout-{preset}-{players}-{bots}")
+    terms = {"deals": 1, "move_time": timedelta(days=2), **terms}
     game = services.create_game(creator, RulePreset.objects.get(name=preset), players=players,
-                                bots=bots, bot_level="easy", deals=1,
-                                move_time=timedelta(days=2))
+                                bots=bots, bot_level="easy", **terms)
     for other in others:
         game = services.join_game(game.pk, other)
     return game
@@ -251,6 +254,12 @@ def _pages(monkeypatch, django_user_model) -> tuple[object, dict[str, str]]:
     # Waiting for another: "Next game waiting" and the standing orders.
     game = _stacked_game(monkeypatch, others[1], "Classic", players=2, others=[viewer])
     pages["table-2-waiting"] = game.get_absolute_url()
+    # The same at six, with the longest facts under the title (a time bank, "until someone
+    # loses"): two lines on a phone, and the orders' title still on the first screen.
+    game = _stacked_game(monkeypatch, others[1], "Classic", players=6, bots=4, others=[viewer],
+                         deals=None, loss_limit=3, time_control="bank",
+                         bank_time=timedelta(days=3), increment=timedelta(days=1))
+    pages["table-6-waiting"] = game.get_absolute_url()
     for step, (seed, moves) in sorted(_lesson_steps().items()):
         pages[f"lesson-{step}"] = _lesson_at(viewer, seed, moves).get_absolute_url()
     # A finished game: the history, its replay and its deal.
@@ -300,7 +309,7 @@ def test_every_page_fits_every_screen(new_page, django_user_model, monkeypatch):
             if name == "table-3-befriended":  # not a friend yet in this look
                 Friend.objects.filter(player=viewer).delete()
             page.goto(path, wait_until="domcontentloaded")
-            if name == "table-2-waiting":  # the count comes over the page's socket
+            if name.endswith("-waiting"):  # the count comes over the page's socket
                 page.wait_for_selector("#next-game:not([hidden])")
             if name == "table-3-befriended":  # the menu's button, then its notice above
                 page.locator(".site-menu > summary" if phone else ".table-friends > summary").click()
