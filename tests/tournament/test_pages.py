@@ -13,7 +13,7 @@ from django.test import Client
 
 from durak_site.asgi import application
 from games import services
-from games.models import Entry, Tournament
+from games.models import Entry, Rating, Tournament
 from tests.games.test_live import session_headers
 
 from .conftest import play_round
@@ -50,6 +50,12 @@ def test_join_leave_and_play_from_the_page(cup, field, staff, seeded, frozen):
     client_for(b).post(f"/tournaments/{cup.pk}/join/")
     page = client_for(a).get(cup.get_absolute_url()).content.decode()
     assert "Leave the tournament" in page and "2 players entered" in page
+    # A provisional "?" by an entrant's name is said in words under the field (for phones)
+    Rating.objects.create(player=a, pool=Rating.Pool.INDIVIDUAL, mu=25.0, sigma=8.0, games=1)
+    page = client_for(a).get(cup.get_absolute_url()).content.decode()
+    field_list = re.search(r'<ul class="field">(.*?)</ul>\s*<p class="helptext rating-key">'
+                           r'A question mark after a rating means', page, re.S)
+    assert field_list and 'class="rating provisional"' in field_list.group(1)
     assert client_for(a).post(f"/tournaments/{cup.pk}/start/").status_code == 302
     assert Tournament.objects.get(pk=cup.pk).is_open  # only staff start a public one
     client_for(staff).post(f"/tournaments/{cup.pk}/start/")
