@@ -128,7 +128,8 @@ def table_rows(runs: list[ArenaRun]) -> list[dict[str, Any]]:
             continue
         mine = bots[expert]
         rows.append({
-            "order": (rules.players, bool(rules.teams), rules.transfer),
+            # the site's own budgets first, then shorter thinking times
+            "order": (rules.players, bool(rules.teams), rules.transfer, -_budget(expert)[1]),
             "name": table_name(rules), "deals": kept["deals"],
             "lost": _share(mine["lost"], mine["played"]),
             "fair": _percent(1 / (rules.team_count if rules.teams else rules.players)),

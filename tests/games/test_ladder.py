@@ -201,6 +201,10 @@ def test_a_fresh_site_shows_the_measured_tables_on_the_ladder_page(client):
     classic = re.findall(r"<th scope=\"row\">Classic, 2 players</th><td[^>]*>(\d+)</td>", page)
     assert str(2 * len(decks)) in classic  # and a row for each other line-up or budget
     assert "Classic, 6 players" in page and "Perevodnoy, 2 players" in page
+    # a table measured at the site's budgets and at a fifth of them: the site's first
+    six = re.findall(r"<th scope=\"row\">Classic, 6 players</th>(.*?)</tr>", page, re.S)
+    thinking = [re.findall(r"<td[^>]*>(.*?)</td>", row)[3] for row in six]
+    assert thinking == ["2 s", "0.38 s"]
 
 
 def test_a_run_at_the_levels_own_budgets_shows_their_thinking_times(client):
